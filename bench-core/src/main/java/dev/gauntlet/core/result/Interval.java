@@ -1,0 +1,12 @@
+package dev.gauntlet.core.result;
+
+import java.util.Map;
+
+/** One reporting interval ending {@code t} seconds after the run started, in the named phase. */
+public record Interval(double t, double seconds, String phase, Map<String, IntervalOperation> operations,
+                       long errors, long retries) {
+
+    public Interval {
+        operations = operations == null ? Map.of() : Map.copyOf(operations);
+    }
+}
