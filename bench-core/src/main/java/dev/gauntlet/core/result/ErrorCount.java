@@ -2,6 +2,18 @@ package dev.gauntlet.core.result;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** How often one kind of failure happened: its class (retryable, connection, ...), SQLSTATE and an example. */
+/**
+ * How often one kind of failure happened in the measured phase: its class, code (SQLSTATE) and an example.
+ * Classes: {@code retried} (an attempt failed with a serialization failure or deadlock and was retried: not
+ * an error), {@code retryable} (still failing after the last attempt), {@code connection},
+ * {@code ambiguous-commit}, {@code timeout}, {@code fatal}.
+ */
 public record ErrorCount(@JsonProperty("class") String errorClass, String sqlState, long count, String example) {
+
+    public static final String RETRIED = "retried";
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isRetry() {
+        return RETRIED.equals(errorClass);
+    }
 }

@@ -52,8 +52,9 @@ public record RunResult(
         return operations.stream().mapToLong(OperationResult::count).sum();
     }
 
+    /** Failures that ended an operation; entries of class {@value ErrorCount#RETRIED} are retried attempts, not errors. */
     public long totalErrors() {
-        return errors.stream().mapToLong(ErrorCount::count).sum();
+        return errors.stream().filter(e -> !e.isRetry()).mapToLong(ErrorCount::count).sum();
     }
 
     public long totalRetries() {

@@ -1,0 +1,105 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.run.RunPlan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Option;
+
+/** How a run is paced and where it writes: the options every workload spells the same way. */
+public final class RunOptions {
+
+    @Option(names = "--clients", paramLabel = "N", defaultValue = "8",
+            description = "Simulated clients (default: ${DEFAULT-VALUE}). Clients are not threads: idle ones cost no thread.")
+    int clients;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "60s",
+            description = "Measured time after the warm-up, like 30s, 5m, 2h (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "0",
+            description = "Operations per client instead of a duration (warm-up operations included).")
+    long iterations;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
+            description = "Time at the start excluded from results (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
+            description = "Start clients evenly over this time (default: ${DEFAULT-VALUE}).")
+    Duration ramp;
+
+    @Option(names = "--rate", paramLabel = "OPS_PER_S", defaultValue = "0",
+            description = {"Open loop: intended operations per second across all clients. Latency is measured "
+                    + "from each operation's intended start, so queueing shows (no coordinated omission).",
+                    "0 (default) = closed loop: each client runs back to back, with the workload's think times."})
+    double rate;
+
+    @Option(names = "--report-every", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10s",
+            description = "Progress line and interval-log period (default: ${DEFAULT-VALUE}).")
+    Duration reportEvery;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output directory for result.json, report.md, charts and the .hlog interval log "
+                    + "(default: results/<workload>-<timestamp>).")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Random seed (default: a new one per run, recorded in the result).")
+    Long seed;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Threads executing operations (default: clients, at most 512). Waiting clients hold none.")
+    Integer workers;
+
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10",
+            description = "Attempts per transaction on serialization failure or deadlock (default: ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    private long chosenSeed;
+
+    public int clients() {
+        return clients;
+    }
+
+    public Path out() {
+        return out;
+    }
+
+    /** The seed this run uses: the given one, or one drawn now and kept for the result. */
+    public long seed() {
+        if (seed != null) {
+            return seed;
+        }
+        if (chosenSeed == 0) {
+            chosenSeed = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        }
+        return chosenSeed;
+    }
+
+    public RunPlan plan() {
+        if (clients < 1) {
+            throw new BadInputException("--clients must be at least 1 (got " + clients + ")");
+        }
+        if (workers != null && workers < 1) {
+            throw new BadInputException("--workers must be at least 1 (got " + workers + ")");
+        }
+        if (iterations < 0) {
+            throw new BadInputException("--iterations must not be negative (got " + iterations + ")");
+        }
+        if (duration.isZero() || duration.isNegative()) {
+            throw new BadInputException("--duration must be positive (got " + DurationConverter.format(duration) + ")");
+        }
+        if (reportEvery.isZero() || reportEvery.isNegative()) {
+            throw new BadInputException("--report-every must be positive");
+        }
+        if (rate < 0 || !Double.isFinite(rate)) {
+            throw new BadInputException("--rate must be a positive number of operations per second (got " + rate + ")");
+        }
+        if (maxAttempts < 1) {
+            throw new BadInputException("--max-attempts must be at least 1 (got " + maxAttempts + ")");
+        }
+        int threads = workers != null ? workers : Math.min(clients, 512);
+        return new RunPlan(clients, threads, iterations > 0 ? null : duration, iterations, warmup, ramp, rate,
+                reportEvery, maxAttempts, seed());
+    }
+}

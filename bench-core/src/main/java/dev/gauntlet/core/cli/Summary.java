@@ -1,0 +1,49 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.RunResult;
+import java.util.Locale;
+import java.util.Map;
+
+/** The end-of-run table on the console, in the layout of cockroach {@code workload}'s final summary. */
+public final class Summary {
+
+    private static final String HEADER =
+            "_elapsed___errors__retries_____ops(total)___ops/sec(cum)__avg(ms)__p50(ms)__p95(ms)__p99(ms)_pMax(ms)__name";
+
+    private Summary() {
+    }
+
+    public static String of(RunResult r) {
+        StringBuilder b = new StringBuilder(HEADER).append('\n');
+        for (OperationResult op : r.operations()) {
+            LatencySummary l = op.latencyMs();
+            b.append(String.format(Locale.ROOT, "%7.1fs %8d %8d %14d %14.1f %8.1f %8.1f %8.1f %8.1f %8.1f  %s%n",
+                    r.measuredSeconds(), op.errors(), op.retries(), op.count(), op.opsPerSecond(), l.mean(), l.p50(),
+                    l.p95(), l.p99(), l.max(), op.name()));
+        }
+        for (Map.Entry<String, Double> m : r.metrics().entrySet()) {
+            b.append(String.format(Locale.ROOT, "%s: %.2f%n", m.getKey(), m.getValue()));
+        }
+        if (r.totalErrors() > 0) {
+            b.append("Errors:\n");
+            for (ErrorCount e : r.errors()) {
+                b.append(String.format(Locale.ROOT, "  %-18s %-6s %8d  %s%n", e.errorClass(), e.sqlState(), e.count(),
+                        e.example()));
+            }
+        }
+        Check.Status status = r.checkStatus();
+        if (status != null) {
+            b.append("Audit checks: ").append(status).append('\n');
+            for (Check c : r.checks()) {
+                if (c.status() == Check.Status.FAIL) {
+                    b.append("  FAIL ").append(c.name()).append(": ").append(c.detail()).append('\n');
+                }
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.gauntlet.core.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.gauntlet.core.run.AmbiguousCommitException;
+import dev.gauntlet.core.run.Failure;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.Target;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * A JDBC database as the runner's target. Direct: every client opens its own connection. Pooled: a HikariCP
+ * pool shared by all clients, one connection borrowed per transaction (PgBouncer transaction pooling,
+ * emulated). Transactions are explicit: auto-commit off, commit after the operation, rollback on failure.
+ */
+public final class JdbcTarget implements Target<Connection> {
+
+    /** How long a client may wait for a pooled connection before the attempt counts as a timeout. */
+    public static final Duration POOL_WAIT_LIMIT = Duration.ofSeconds(30);
+
+    private final ConnectionSettings settings;
+    private final HikariDataSource pool;
+
+    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool) {
+        this.settings = settings;
+        this.pool = pool;
+    }
+
+    public static JdbcTarget direct(ConnectionSettings settings) {
+        return new JdbcTarget(settings, null);
+    }
+
+    public static JdbcTarget pooled(ConnectionSettings settings, int poolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("gauntlet");
+        config.setJdbcUrl(settings.url());
+        config.setDataSourceProperties(settings.properties(ConnectionSettings.SESSION_SOCKET_TIMEOUT));
+        if (settings.user() != null) {
+            config.setUsername(settings.user());
+        }
+        if (settings.password() != null) {
+            config.setPassword(settings.password());
+        }
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(poolSize);
+        config.setAutoCommit(false);
+        config.setConnectionTimeout(POOL_WAIT_LIMIT.toMillis());
+        // Start even if the database is briefly away; the run's error policy deals with it.
+        config.setInitializationFailTimeout(-1);
+        return new JdbcTarget(settings, new HikariDataSource(config));
+    }
+
+    public static JdbcTarget of(ConnectionSettings settings, PoolMode mode, int poolSize) {
+        return mode == PoolMode.POOLED ? pooled(settings, poolSize) : direct(settings);
+    }
+
+    @Override
+    public Connection open() throws SQLException {
+        if (pool != null) {
+            return pool.getConnection();
+        }
+        Connection c = settings.connect();
+        c.setAutoCommit(false);
+        return c;
+    }
+
+    @Override
+    public void release(Connection session, boolean broken) {
+        try {
+            if (pool != null && broken) {
+                pool.evictConnection(session);
+            } else {
+                session.close();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // A connection we are discarding anyway.
+        }
+    }
+
+    @Override
+    public boolean sessionPerTransaction() {
+        return pool != null;
+    }
+
+    @Override
+    public void transact(Connection session, Operation<Connection> operation) throws Exception {
+        try {
+            operation.execute(session);
+        } catch (Exception e) {
+            rollbackQuietly(session);
+            throw e;
+        }
+        try {
+            session.commit();
+        } catch (SQLException e) {
+            Failure f = SqlStates.classify(e);
+            if (f.kind() == Failure.Kind.CONNECTION) {
+                throw new AmbiguousCommitException(e);
+            }
+            rollbackQuietly(session);
+            throw e;
+        }
+    }
+
+    private static void rollbackQuietly(Connection session) {
+        try {
+            if (!session.isClosed()) {
+                session.rollback();
+            }
+        } catch (SQLException ignored) {
+            // The connection is broken; the error policy will drop it.
+        }
+    }
+
+    @Override
+    public Failure classify(Throwable error) {
+        return SqlStates.classify(error);
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+}

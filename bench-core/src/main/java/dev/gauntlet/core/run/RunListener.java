@@ -1,0 +1,27 @@
+package dev.gauntlet.core.run;
+
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.Phase;
+
+/** Hears the run as it goes: each interval as it closes, each phase as it ends. Called from one thread. */
+public interface RunListener {
+
+    /**
+     * @param interval          the interval just closed
+     * @param cumulativeCounts  per operation, successes so far in the current phase
+     * @param phaseSeconds      seconds elapsed in the current phase
+     */
+    void onInterval(Interval interval, java.util.Map<String, Long> cumulativeCounts, double phaseSeconds);
+
+    void onPhaseEnd(Phase phase);
+
+    RunListener NONE = new RunListener() {
+        @Override
+        public void onInterval(Interval interval, java.util.Map<String, Long> cumulativeCounts, double phaseSeconds) {
+        }
+
+        @Override
+        public void onPhaseEnd(Phase phase) {
+        }
+    };
+}

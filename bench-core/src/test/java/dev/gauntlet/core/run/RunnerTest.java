@@ -1,0 +1,206 @@
+package dev.gauntlet.core.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.run.CountingTarget.TestFailure;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class RunnerTest {
+
+    private static Workload<Integer> workload(Supplier<Step<Integer>> steps) {
+        return new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("op");
+            }
+
+            @Override
+            public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
+                return steps::get;
+            }
+        };
+    }
+
+    private static Operation<Integer> sleeping(long millis) {
+        return Operation.of("op", s -> Thread.sleep(millis));
+    }
+
+    private static RunRecord run(RunPlan plan, Workload<Integer> w, Target<Integer> t) throws InterruptedException {
+        return new Runner<>(plan, w, t, RunListener.NONE, null).run();
+    }
+
+    private static OperationResult op(RunRecord r) {
+        return r.operations().stream().filter(o -> o.name().equals("op")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void iterationsBoundEachClient() throws Exception {
+        RunPlan plan = RunPlan.closedLoop(4, Duration.ofSeconds(1)).withIterations(25);
+        AtomicInteger executed = new AtomicInteger();
+        RunRecord r = run(plan, workload(() -> Step.now(Operation.of("op", s -> executed.incrementAndGet()))),
+                new CountingTarget(false));
+        assertEquals(100, executed.get());
+        assertEquals(100, op(r).count());
+        assertEquals("iterations", r.stopReason());
+        assertNull(r.fatalError());
+    }
+
+    @Test
+    void openLoopLatencyIsMeasuredFromTheIntendedStart() throws Exception {
+        // One client can do at most 20 ops/s of a 50 ms operation; asking for 100 ops/s builds a queue, and
+        // latency measured from the intended start must show it while service time stays near 50 ms.
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(1)).withRate(100).withIterations(20);
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), new CountingTarget(false));
+        OperationResult op = op(r);
+        assertEquals(20, op.count());
+        double serviceP50 = op.serviceTime().latencyMs().p50();
+        assertTrue(serviceP50 >= 50 && serviceP50 < 200, "service time p50 " + serviceP50);
+        // The 20th operation was intended at 190 ms but could start only after 19 x 50 ms = 950 ms.
+        assertTrue(op.latencyMs().max() > 600, "latency max " + op.latencyMs().max() + " should include queueing");
+        assertTrue(op.latencyMs().p50() > 2 * serviceP50, "latency p50 " + op.latencyMs().p50());
+    }
+
+    @Test
+    void closedLoopPausesAreNotCountedAsLatency() throws Exception {
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(1)).withIterations(5);
+        RunRecord r = run(plan, workload(() -> Step.after(Duration.ofMillis(40), sleeping(5))), new CountingTarget(false));
+        OperationResult op = op(r);
+        assertEquals(10, op.count());
+        assertTrue(op.latencyMs().max() < 40, "think time must not be counted: max " + op.latencyMs().max());
+    }
+
+    @Test
+    void warmupIsExcludedFromTotalsButVisibleInIntervals() throws Exception {
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(400))
+                .withReportEvery(Duration.ofMillis(200));
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(2))), new CountingTarget(false));
+        long warm = r.intervals().stream().filter(i -> i.phase().equals(Phase.WARMUP))
+                .mapToLong(i -> i.operations().get("op").count()).sum();
+        long measured = r.intervals().stream().filter(i -> i.phase().equals(Phase.MEASURE))
+                .mapToLong(i -> i.operations().get("op").count()).sum();
+        assertTrue(warm > 0, "warm-up intervals recorded operations");
+        assertEquals(measured, op(r).count(), "totals are the measured intervals only");
+        assertEquals(List.of(Phase.WARMUP, Phase.MEASURE), r.phases().stream().map(Phase::name).toList());
+        assertEquals(0.4, r.phases().get(0).endSeconds(), 0.1);
+        assertEquals(0.6, r.measuredSeconds(), 0.15);
+        // Interval histograms add up to the total one.
+        Histogram sum = new Histogram(3);
+        for (Interval i : r.intervals()) {
+            if (i.phase().equals(Phase.MEASURE)) {
+                sum.add(HistogramCodec.decode(i.operations().get("op").histogram()));
+            }
+        }
+        assertEquals(HistogramCodec.decode(op(r).histogram()), sum);
+    }
+
+    @Test
+    void retryableFailuresAreRetriedAndLatencySpansAllAttempts() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        Operation<Integer> flaky = Operation.of("op", s -> {
+            Thread.sleep(20);
+            if (attempts.incrementAndGet() % 3 != 0) {
+                throw new TestFailure(Failure.Kind.RETRY);
+            }
+        });
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(5)).withIterations(4);
+        RunRecord r = run(plan, workload(() -> Step.now(flaky)), new CountingTarget(false));
+        OperationResult op = op(r);
+        assertEquals(4, op.count());
+        assertEquals(8, op.retries());
+        assertEquals(0, op.errors());
+        assertTrue(op.latencyMs().p50() >= 60, "three 20 ms attempts: " + op.latencyMs().p50());
+        ErrorCount retried = r.errors().stream().filter(ErrorCount::isRetry).findFirst().orElseThrow();
+        assertEquals(8, retried.count());
+    }
+
+    @Test
+    void retriesAreCappedAndThenCountedAsErrors() throws Exception {
+        Operation<Integer> hopeless = Operation.of("op", s -> {
+            throw new TestFailure(Failure.Kind.RETRY);
+        });
+        RunPlan plan = new RunPlan(1, 1, null, 2, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(1), 3, 1);
+        RunRecord r = run(plan, workload(() -> Step.now(hopeless)), new CountingTarget(false));
+        assertEquals(0, op(r).count());
+        assertEquals(2, op(r).errors());
+        assertEquals(4, op(r).retries());
+        assertNull(r.fatalError(), "giving up on a transaction does not end the run");
+    }
+
+    @Test
+    void connectionLossReconnectsAndKeepsRunning() throws Exception {
+        CountingTarget target = new CountingTarget(false);
+        AtomicInteger calls = new AtomicInteger();
+        Operation<Integer> op = Operation.of("op", s -> {
+            if (calls.incrementAndGet() == 3) {
+                target.failOpens.set(2); // the server is away for the next two connection attempts
+                throw new TestFailure(Failure.Kind.CONNECTION);
+            }
+        });
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(10)).withIterations(10);
+        RunRecord r = run(plan, workload(() -> Step.now(op)), target);
+        assertNull(r.fatalError());
+        assertEquals(9, op(r).count(), "every operation but the one that lost its connection");
+        assertEquals(1, target.broken.get());
+        assertEquals(2, target.opened.get(), "one connection before the loss, one after");
+        long connectionErrors = r.errors().stream().filter(e -> e.errorClass().equals("connection"))
+                .mapToLong(ErrorCount::count).sum();
+        assertEquals(3, connectionErrors, "the lost connection and two failed reconnects");
+    }
+
+    @Test
+    void pooledSessionsAreBorrowedPerTransactionAndWaitIsRecorded() throws Exception {
+        CountingTarget target = new CountingTarget(true);
+        RunPlan plan = RunPlan.closedLoop(3, Duration.ofSeconds(5)).withIterations(10);
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(1))), target);
+        assertEquals(30, target.opened.get());
+        assertEquals(30, target.released.get());
+        assertNotNull(op(r).poolWait());
+        assertEquals(30, op(r).poolWait().count());
+    }
+
+    @Test
+    void aFatalErrorStopsTheRunWithItsMessage() throws Exception {
+        Operation<Integer> broken = Operation.of("op", s -> {
+            throw new IllegalStateException("relation \"nope\" does not exist");
+        });
+        RunRecord r = run(RunPlan.closedLoop(2, Duration.ofSeconds(30)), workload(() -> Step.now(broken)),
+                new CountingTarget(false));
+        assertTrue(r.failed());
+        assertTrue(r.fatalError().contains("does not exist"), r.fatalError());
+        assertEquals("fatal error", r.stopReason());
+    }
+
+    @Test
+    void aStopRequestEndsTheRunPromptlyEvenWithClientsThinking() throws Exception {
+        Runner<Integer> runner = new Runner<>(RunPlan.closedLoop(50, Duration.ofHours(1)),
+                workload(() -> Step.after(Duration.ofMinutes(10), sleeping(1))), new CountingTarget(false),
+                RunListener.NONE, null);
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            runner.requestStop("interrupted");
+        });
+        stopper.start();
+        long t0 = System.nanoTime();
+        RunRecord r = runner.run();
+        assertEquals("interrupted", r.stopReason());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "stop did not wait for think times");
+    }
+}
