@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.result.Redaction;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,10 +1,13 @@
-package dev.gauntlet.core.db;
+package dev.gauntlet.core.result;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Removes secrets from anything that may be printed or stored: URLs and command lines. */
+/**
+ * Removes secrets from anything that may be printed or stored: URLs and command lines. Writers redact before
+ * storing, and reports redact again, because a report is often pasted into a ticket.
+ */
 public final class Redaction {
 
     public static final String MASK = "****";

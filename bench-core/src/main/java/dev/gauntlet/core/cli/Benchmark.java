@@ -1,0 +1,173 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.core.metrics.IntervalLog;
+import dev.gauntlet.core.report.RunReport;
+import dev.gauntlet.core.result.Environment;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.RunRecord;
+import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.core.run.Target;
+import dev.gauntlet.core.run.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * One benchmark run from the command line's point of view: announce it, run it with a live progress line,
+ * survive Ctrl-C, and leave {@code result.json}, {@code report.md}, charts and the interval log in the
+ * output directory. Every workload's {@code run} command ends here.
+ */
+public final class Benchmark {
+
+    private final String tool;
+    private final String workload;
+    private final List<String> args;
+    private final PrintStream out;
+
+    /**
+     * @param tool     the program, e.g. {@code bench-tpcc}
+     * @param workload the workload's short name, e.g. {@code tpcc}
+     * @param args     the command line as typed (secrets are redacted before it is stored)
+     */
+    public Benchmark(String tool, String workload, List<String> args, PrintStream out) {
+        this.tool = tool;
+        this.workload = workload;
+        this.args = List.copyOf(args);
+        this.out = out;
+    }
+
+    /** What to run, against what, and what to add to the result afterwards. */
+    public record Spec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
+                          Map<String, Object> parameters, Environment environment, Path outDir,
+                          UnaryOperator<RunResult> finisher) {
+    }
+
+    public String commandLine() {
+        return tool + " " + Redaction.arguments(args).stream()
+                .map(a -> a.isEmpty() || a.matches(".*[\\s'\"$&;|<>*?].*") ? "'" + a.replace("'", "'\\''") + "'" : a)
+                .collect(Collectors.joining(" "));
+    }
+
+    public <S> RunResult run(Spec<S> spec) {
+        RunPlan plan = spec.plan();
+        Path dir = OutputDirectory.create(spec.outDir());
+        announce(spec);
+        CountDownLatch written = new CountDownLatch(1);
+        Runner<S>[] runner = newRunnerArray();
+        Thread onInterrupt = new Thread(() -> {
+            if (runner[0] != null) {
+                runner[0].requestStop("interrupted");
+            }
+            try {
+                // Let the run write what it measured before the JVM goes.
+                written.await(2, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gauntlet-interrupt");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
+                tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
+            runner[0] = new Runner<>(plan, spec.workload(), spec.target(), new ProgressPrinter(out), log);
+            RunRecord record = runner[0].run();
+            RunResult result = spec.finisher().apply(toResult(spec, record));
+            ResultFile.write(result, dir.resolve(ResultFile.NAME));
+            RunReport.write(result, dir);
+            out.println();
+            out.print(Summary.of(result));
+            if (record.unfinishedOperations() > 0) {
+                out.println("warning: " + record.unfinishedOperations()
+                        + " worker(s) were still inside an operation when the run ended; their operations are not counted");
+            }
+            out.println("Result: " + dir.resolve(ResultFile.NAME));
+            out.println("Report: " + dir.resolve(RunReport.MARKDOWN));
+            if ("interrupted".equals(record.stopReason())) {
+                out.println("Interrupted: results cover what ran until Ctrl-C.");
+            }
+            if (record.failed()) {
+                throw new RunFailedException("the run stopped on an error it cannot continue past: "
+                        + record.fatalError());
+            }
+            return result;
+        } catch (IOException e) {
+            throw new RunFailedException("cannot write results to " + dir + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted", e);
+        } finally {
+            written.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // Ctrl-C: the hook is running and now sees the results written.
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <S> Runner<S>[] newRunnerArray() {
+        return (Runner<S>[]) new Runner<?>[1];
+    }
+
+    private void announce(Spec<?> spec) {
+        RunPlan p = spec.plan();
+        StringBuilder b = new StringBuilder("Running ").append(workload);
+        if (spec.variant() != null) {
+            b.append(" [").append(spec.variant()).append(']');
+        }
+        b.append(": ").append(p.clients()).append(p.clients() == 1 ? " client, " : " clients, ");
+        b.append(p.openLoop() ? String.format(Locale.ROOT, "open loop at %.1f ops/s, ", p.rate()) : "closed loop, ");
+        b.append(p.duration() != null ? DurationConverter.format(p.duration()) : p.iterations() + " operations per client");
+        if (!p.warmup().isZero()) {
+            b.append(" after ").append(DurationConverter.format(p.warmup())).append(" warm-up");
+        }
+        if (!p.ramp().isZero()) {
+            b.append(", ramp ").append(DurationConverter.format(p.ramp()));
+        }
+        b.append(", seed ").append(p.seed());
+        out.println(b);
+        out.println("Output: " + spec.outDir() + "  (Ctrl-C stops early and still writes the result)");
+    }
+
+    private <S> RunResult toResult(Spec<S> spec, RunRecord record) {
+        RunPlan p = spec.plan();
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("clients", p.clients());
+        parameters.put("workers", p.workers());
+        parameters.put("loop", p.openLoop() ? "open" : "closed");
+        if (p.openLoop()) {
+            parameters.put("rate", p.rate());
+        }
+        if (p.duration() != null) {
+            parameters.put("duration", DurationConverter.format(p.duration()));
+        } else {
+            parameters.put("iterations", p.iterations());
+        }
+        parameters.put("warmup", DurationConverter.format(p.warmup()));
+        parameters.put("ramp", DurationConverter.format(p.ramp()));
+        parameters.put("reportEvery", DurationConverter.format(p.reportEvery()));
+        parameters.put("maxAttempts", p.maxAttempts());
+        parameters.put("seed", p.seed());
+        parameters.put("stopReason", record.stopReason());
+        if (record.fatalError() != null) {
+            parameters.put("fatalError", record.fatalError());
+        }
+        parameters.putAll(spec.parameters());
+        return new RunResult(RunResult.SCHEMA_VERSION, Provenance.tool(tool), workload, spec.variant(),
+                commandLine(), record.startedAt().toString(), record.endedAt().toString(), record.measuredSeconds(),
+                p.clients(), spec.environment(), parameters, record.operations(), Map.of(), record.intervals(),
+                record.phases(), record.errors(), List.of());
+    }
+}

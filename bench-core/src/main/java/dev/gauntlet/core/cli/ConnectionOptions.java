@@ -1,0 +1,109 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.db.ConnectionSettings;
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.DatabaseUnavailableException;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.db.LocalPostgres;
+import dev.gauntlet.core.db.PoolMode;
+import dev.gauntlet.core.result.Redaction;
+import java.io.PrintStream;
+import picocli.CommandLine.Option;
+
+/** The database options every SQL workload spells the same way. */
+public final class ConnectionOptions {
+
+    @Option(names = "--url", paramLabel = "JDBC_URL",
+            description = {"Database to test, e.g. jdbc:postgresql://db1:5432/bench or a multi-host URL "
+                    + "(jdbc:postgresql://n1:26257,n2:26257/tpcc?targetServerType=primary).",
+                    "Through PgBouncer in transaction mode add ?prepareThreshold=0.",
+                    "Without --url an embedded PostgreSQL is started; its data is kept between runs."})
+    String url;
+
+    @Option(names = "--user", paramLabel = "NAME", description = "Database user (default: $PGUSER, else postgres).")
+    String user;
+
+    @Option(names = "--password", paramLabel = "SECRET", arity = "0..1", interactive = true,
+            description = "Password (default: $PGPASSWORD). Give --password alone to be prompted. Never printed or stored.")
+    String password;
+
+    @Option(names = "--pool", paramLabel = "MODE", defaultValue = "direct",
+            description = {"direct: each client owns a connection for its whole life.",
+                    "pooled: clients share --pool-size connections, borrowed per transaction "
+                            + "(emulates PgBouncer transaction pooling; pool wait is reported on its own).",
+                    "Default: ${DEFAULT-VALUE}."})
+    PoolMode pool;
+
+    @Option(names = "--pool-size", paramLabel = "N", defaultValue = "20",
+            description = "Connections in the pool when --pool pooled (default: ${DEFAULT-VALUE}, PgBouncer's default_pool_size).")
+    int poolSize;
+
+    @Option(names = "--fresh",
+            description = "Embedded database only: discard its cached data directory and start empty.")
+    boolean fresh;
+
+    public PoolMode pool() {
+        return pool;
+    }
+
+    public int poolSize() {
+        return poolSize;
+    }
+
+    public boolean embedded() {
+        return url == null;
+    }
+
+    /**
+     * Connects to {@code --url}, or starts the embedded PostgreSQL with a database named {@code databaseName},
+     * and says on {@code out} which database is used and how to inspect it.
+     */
+    public Database open(String databaseName, PrintStream out) {
+        if (poolSize < 1) {
+            throw new BadInputException("--pool-size must be at least 1 (got " + poolSize + ")");
+        }
+        String pass = password != null ? password : System.getenv("PGPASSWORD");
+        String who = user != null ? user : System.getenv().getOrDefault("PGUSER", "postgres");
+        if (url != null) {
+            if (!url.startsWith("jdbc:")) {
+                throw new BadInputException("--url '" + Redaction.url(url)
+                        + "' is not a JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE");
+            }
+            Database db = probe(new ConnectionSettings(url, who, pass), null);
+            out.println("Database: " + db.version());
+            out.println("  url:    " + Redaction.url(url));
+            return db;
+        }
+        out.println("Starting embedded PostgreSQL (no --url given)...");
+        LocalPostgres server = LocalPostgres.builder().fresh(fresh).build();
+        try {
+            server.start();
+            server.createDatabaseIfAbsent(databaseName);
+            Database db = probe(new ConnectionSettings(server.jdbcUrl(databaseName), server.user(), null), server);
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "gauntlet-embedded-postgres-stop"));
+            out.println("Database: embedded " + db.version());
+            out.println("  url:    " + server.jdbcUrl(databaseName));
+            out.println("  data:   " + server.dataDirectory() + (fresh ? " (fresh)" : " (kept between runs; --fresh discards it)"));
+            out.println("  psql:   " + server.psqlCommand(databaseName));
+            return db;
+        } catch (RuntimeException e) {
+            server.close();
+            if (e instanceof BadInputException) {
+                throw e;
+            }
+            throw new RunFailedException("could not start the embedded PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
+    private static Database probe(ConnectionSettings settings, LocalPostgres embedded) {
+        try {
+            return Database.probe(settings, embedded);
+        } catch (DatabaseUnavailableException e) {
+            throw new BadInputException(e.getMessage(), e);
+        }
+    }
+
+    public JdbcTarget target(Database db) {
+        return JdbcTarget.of(db.settings(), pool, poolSize);
+    }
+}

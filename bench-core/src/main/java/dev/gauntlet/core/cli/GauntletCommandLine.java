@@ -1,0 +1,72 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.result.ResultFormatException;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+
+/**
+ * The command-line entry every workload uses: adds the shared {@code report} subcommands and turns every
+ * failure into one line and an exit code (0 ok, 1 the run or a check failed, 2 bad usage or input). Stack
+ * traces only with {@code --verbose}.
+ */
+public final class GauntletCommandLine {
+
+    private GauntletCommandLine() {
+    }
+
+    public static CommandLine create(Object rootCommand) {
+        CommandLine cli = new CommandLine(rootCommand);
+        if (!cli.getSubcommands().containsKey("report")) {
+            cli.addSubcommand("report", new ReportCommand());
+        }
+        cli.addMixin("verbose", new VerboseOption());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println(ex.getCommandLine().getCommandName() + ": " + ex.getMessage()
+                    + " (see " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
+            err.flush();
+            return ExitCode.BAD_INPUT;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            boolean verbose = Arrays.asList(parseResult.originalArgs()).contains("--verbose");
+            PrintWriter err = commandLine.getErr();
+            int code;
+            String message;
+            if (ex instanceof BadInputException || ex instanceof ResultFormatException
+                    || ex instanceof IllegalArgumentException) {
+                code = ExitCode.BAD_INPUT;
+                message = ex.getMessage();
+            } else if (ex instanceof RunFailedException) {
+                code = ExitCode.FAILED;
+                message = ex.getMessage();
+            } else {
+                code = ExitCode.FAILED;
+                message = "unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage()
+                        + (verbose ? "" : " (run with --verbose for details)");
+            }
+            err.println(commandLine.getCommandName() + ": " + oneLine(message));
+            if (verbose) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return code;
+        });
+        return cli;
+    }
+
+    /** Runs the command and exits the JVM with its code: the main method of every workload jar. */
+    public static void main(Object rootCommand, String[] args) {
+        int code = create(rootCommand).execute(args);
+        System.out.flush();
+        System.exit(code);
+    }
+
+    static String oneLine(String message) {
+        if (message == null) {
+            return "failed";
+        }
+        return message.replaceAll("\\s*\\R\\s*", "; ").trim();
+    }
+}

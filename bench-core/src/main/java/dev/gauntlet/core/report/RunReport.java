@@ -1,0 +1,284 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.Environment;
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timing;
+import dev.gauntlet.core.result.Tool;
+import dev.gauntlet.core.result.Redaction;
+import java.io.IOException;
+import dev.gauntlet.core.result.Redaction;
+import java.nio.file.Path;
+import dev.gauntlet.core.result.Redaction;
+import java.util.ArrayList;
+import dev.gauntlet.core.result.Redaction;
+import java.util.List;
+import dev.gauntlet.core.result.Redaction;
+import java.util.Map;
+import dev.gauntlet.core.result.Redaction;
+import java.util.TreeMap;
+import dev.gauntlet.core.result.Redaction;
+import java.util.function.Function;
+
+/**
+ * The report of one run: {@code report.md} plus the timeline charts it links to, rendered from the
+ * {@link RunResult} alone so an old run can be re-rendered without its database. Every figure sits beside the
+ * command, tool version and environment that produced it.
+ */
+public final class RunReport {
+
+    /** The Markdown file name inside a run directory. */
+    public static final String MARKDOWN = "report.md";
+
+    private static final int EXAMPLE_LENGTH = 160;
+    private static final List<String> LATENCY_HEADERS = List.of("mean", "p50", "p90", "p95", "p99", "max");
+
+    private final RunResult run;
+    private final StringBuilder md = new StringBuilder();
+
+    private RunReport(RunResult run) {
+        this.run = run;
+    }
+
+    /** The Markdown of the report; chart links are included only for charts the run has data for. */
+    public static String markdown(RunResult run) {
+        return markdown(run, TimelineCharts.names(run));
+    }
+
+    /** report.md and the charts, in memory, ready to be written together. */
+    public static FileSet files(RunResult run) {
+        Map<String, byte[]> charts = TimelineCharts.render(run);
+        FileSet files = new FileSet().addText(MARKDOWN, markdown(run, charts.keySet()));
+        charts.forEach(files::add);
+        return files;
+    }
+
+    /** Writes report.md and the charts into {@code dir}, all or nothing. */
+    public static void write(RunResult run, Path dir) throws IOException {
+        files(run).writeInto(dir);
+    }
+
+    static String markdown(RunResult run, java.util.Set<String> charts) {
+        RunReport r = new RunReport(run);
+        r.title();
+        r.provenance();
+        r.parameters();
+        r.phases();
+        r.operations();
+        r.timing("Service time", "Service time is measured from each operation's actual start, after any wait "
+                + "for its scheduled turn; compare it with the latency above to see how long operations queued.",
+                OperationResult::serviceTime);
+        r.timing("Pool wait", "Time each operation spent waiting for a pooled connection; it is part of the "
+                + "latency above.", OperationResult::poolWait);
+        r.metrics();
+        r.timeline(charts);
+        r.errors();
+        r.checks();
+        return r.md.toString();
+    }
+
+    private void title() {
+        String workload = Figures.orDash(run.workload());
+        md.append("# ").append(workload);
+        if (run.variant() != null && !run.variant().isBlank()) {
+            md.append(" — ").append(run.variant());
+        }
+        md.append("\n\n");
+        md.append(Figures.seconds(run.measuredSeconds())).append(" measured of workload `").append(workload)
+                .append('`');
+        if (run.variant() != null && !run.variant().isBlank()) {
+            md.append(", variant `").append(run.variant()).append('`');
+        }
+        md.append(", ").append(run.clients()).append(run.clients() == 1 ? " client" : " clients");
+        if (run.environment() != null && run.environment().database() != null) {
+            md.append(", on ").append(run.environment().database());
+        }
+        md.append(".\n\n");
+    }
+
+    private void provenance() {
+        md.append("## What ran, where, when\n\n");
+        Environment env = run.environment();
+        MarkdownTable t = new MarkdownTable().left("Item", "Value")
+                .row("Tool", tool(run.tool()))
+                .row("Started", Figures.orDash(run.startedAt()))
+                .row("Ended", Figures.orDash(run.endedAt()))
+                .row("Measured", Figures.seconds(run.measuredSeconds()))
+                .row("Clients", String.valueOf(run.clients()));
+        if (env != null) {
+            t.row("JVM", Figures.orDash(env.jvm()))
+                    .row("OS", Figures.orDash(env.os()))
+                    .row("CPUs", String.valueOf(env.cpus()))
+                    .row("JVM max heap", env.maxHeapBytes() > 0 ? Figures.mebibytes(env.maxHeapBytes()) : "—")
+                    .row("Host", Figures.orDash(env.host()))
+                    .row("Database", Figures.orDash(env.database()))
+                    .row("Database URL", Figures.orDash(Redaction.url(env.databaseUrl())));
+        }
+        md.append(t.render()).append('\n');
+        if (run.command() != null && !run.command().isBlank()) {
+            String fence = run.command().contains("```") ? "~~~" : "```";
+            md.append("Command:\n\n").append(fence).append('\n').append(Redaction.url(run.command()))
+                    .append('\n').append(fence).append("\n\n");
+        }
+    }
+
+    private static String tool(Tool tool) {
+        if (tool == null) {
+            return "—";
+        }
+        return Figures.orDash(tool.name()) + " " + Figures.orDash(tool.version()) + " (commit "
+                + Figures.orDash(tool.gitCommit()) + ")";
+    }
+
+    private void parameters() {
+        if (run.parameters().isEmpty()) {
+            return;
+        }
+        md.append("## Parameters\n\n");
+        MarkdownTable t = new MarkdownTable().left("Parameter", "Value");
+        // Sorted: the stored map has no order, and a stable report diffs cleanly between runs.
+        new TreeMap<>(run.parameters()).forEach((k, v) -> t.row(k, Figures.orDash(v)));
+        md.append(t.render()).append('\n');
+    }
+
+    private void phases() {
+        if (run.phases().isEmpty()) {
+            return;
+        }
+        md.append("## Phases\n\n");
+        MarkdownTable t = new MarkdownTable().left("Phase").right("Start", "End", "Length");
+        for (Phase p : run.phases()) {
+            t.row(p.name(), Figures.seconds(p.startSeconds()), Figures.seconds(p.endSeconds()),
+                    Figures.seconds(p.endSeconds() - p.startSeconds()));
+        }
+        md.append(t.render()).append('\n');
+    }
+
+    private void operations() {
+        md.append("## Operations\n\n");
+        if (run.operations().isEmpty()) {
+            md.append("No operation completed.\n\n");
+            return;
+        }
+        md.append("Latency is measured from each operation's intended start, so time spent queued behind a slow "
+                + "database counts; service time from its actual start. Latencies in ms; percentiles come from "
+                + "HdrHistograms (3 significant digits), summed across operations for the (all) row, never "
+                + "averaged.\n\n");
+        MarkdownTable t = new MarkdownTable().right("elapsed").left("op").right("clients", "ops", "ops/s")
+                .right(LATENCY_HEADERS.toArray(String[]::new));
+        String elapsed = Figures.seconds(run.measuredSeconds());
+        String clients = String.valueOf(run.clients());
+        for (OperationResult op : run.operations()) {
+            List<String> cells = new ArrayList<>(List.of(elapsed, op.name(), clients, Figures.count(op.count()),
+                    Figures.rate(RunTotals.opsPerSecond(run, op))));
+            cells.addAll(Figures.latencyCells(RunTotals.latency(op)));
+            t.row(cells);
+        }
+        if (run.operations().size() > 1) {
+            RunTotals all = RunTotals.of(run);
+            List<String> cells = new ArrayList<>(List.of(elapsed, "(all)", clients, Figures.count(all.count()),
+                    Figures.rate(all.opsPerSecond())));
+            cells.addAll(Figures.latencyCells(all.latencyMs()));
+            t.row(cells);
+        }
+        md.append(t.render()).append('\n');
+    }
+
+    /** Service time and pool wait share one shape: a latency table over the operations that recorded it. */
+    private void timing(String title, String explanation, Function<OperationResult, Timing> timing) {
+        MarkdownTable t = new MarkdownTable().left("op").right("ops").right(LATENCY_HEADERS.toArray(String[]::new));
+        for (OperationResult op : run.operations()) {
+            Timing tm = timing.apply(op);
+            if (tm != null && tm.latencyMs() != null) {
+                List<String> cells = new ArrayList<>(List.of(op.name(), Figures.count(tm.count())));
+                cells.addAll(Figures.latencyCells(tm.latencyMs()));
+                t.row(cells);
+            }
+        }
+        if (!t.isEmpty()) {
+            md.append("### ").append(title).append("\n\n").append(explanation).append(" Milliseconds.\n\n")
+                    .append(t.render()).append('\n');
+        }
+    }
+
+    private void metrics() {
+        if (run.metrics().isEmpty()) {
+            return;
+        }
+        md.append("## Workload metrics\n\n");
+        MarkdownTable t = new MarkdownTable().left("Metric").right("Value");
+        new TreeMap<>(run.metrics()).forEach((k, v) -> t.row(k, v == null ? "—" : Figures.metric(v)));
+        md.append(t.render()).append('\n');
+    }
+
+    private void timeline(java.util.Set<String> charts) {
+        md.append("## Timeline\n\n");
+        if (charts.isEmpty()) {
+            md.append("No reporting intervals were recorded, so there is no time series.\n\n");
+            return;
+        }
+        md.append(Figures.count(run.intervals().size())).append(" reporting intervals")
+                .append(run.phases().isEmpty() ? "" : "; vertical lines mark phase boundaries").append(".\n\n");
+        if (charts.contains(TimelineCharts.THROUGHPUT)) {
+            md.append("![Throughput per operation over time](").append(TimelineCharts.THROUGHPUT).append(")\n\n");
+        }
+        if (charts.contains(TimelineCharts.LATENCY)) {
+            md.append("![p95 and p99 latency per operation over time](").append(TimelineCharts.LATENCY)
+                    .append(")\n\n");
+        }
+    }
+
+    private void errors() {
+        md.append("## Errors and retries\n\n");
+        long errors = RunTotals.errors(run);
+        long retries = run.totalRetries();
+        if (errors == 0 && retries == 0) {
+            md.append("No errors, no retries.\n\n");
+            return;
+        }
+        md.append(Figures.count(errors)).append(errors == 1 ? " error, " : " errors, ")
+                .append(Figures.count(retries)).append(retries == 1 ? " retry" : " retries").append(".\n\n");
+        if (!run.errors().isEmpty()) {
+            MarkdownTable t = new MarkdownTable().left("Class", "SQLSTATE").right("Count").left("Example");
+            for (ErrorCount e : run.errors()) {
+                t.row(Figures.orDash(e.errorClass()), Figures.orDash(e.sqlState()), Figures.count(e.count()),
+                        example(e.example()));
+            }
+            md.append(t.render()).append('\n');
+        }
+        MarkdownTable perOp = new MarkdownTable().left("op").right("errors", "retries");
+        for (OperationResult op : run.operations()) {
+            if (op.errors() > 0 || op.retries() > 0) {
+                perOp.row(op.name(), Figures.count(op.errors()), Figures.count(op.retries()));
+            }
+        }
+        if (!perOp.isEmpty()) {
+            md.append(perOp.render()).append('\n');
+        }
+    }
+
+    private static String example(String example) {
+        if (example == null || example.isBlank()) {
+            return "—";
+        }
+        String oneLine = Redaction.url(example).replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= EXAMPLE_LENGTH ? oneLine : oneLine.substring(0, EXAMPLE_LENGTH - 1) + "…";
+    }
+
+    private void checks() {
+        md.append("## Checks\n\n");
+        if (run.checks().isEmpty()) {
+            md.append("No checks ran.\n");
+            return;
+        }
+        MarkdownTable t = new MarkdownTable().left("Check", "Status", "Detail");
+        for (Check c : run.checks()) {
+            t.row(c.name(), String.valueOf(c.status()), Figures.orDash(c.detail()));
+        }
+        md.append(t.render()).append('\n');
+        md.append("**Overall: ").append(run.checkStatus()).append("** — ").append(CheckTally.of(run)).append(".\n");
+    }
+}

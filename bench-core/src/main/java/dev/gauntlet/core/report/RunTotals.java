@@ -1,0 +1,40 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.RunResult;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The whole-run figures a report and a comparison both show, computed once so they cannot disagree:
+ * throughput over the measured seconds and the latency of all operations read from their summed histograms.
+ */
+record RunTotals(long count, double opsPerSecond, long errors, long retries, LatencySummary latencyMs,
+                 Histogram histogram) {
+
+    static RunTotals of(RunResult run) {
+        Histogram all = Histograms.sum(run.operations().stream().map(OperationResult::histogram).toList());
+        double recordedRate = run.operations().stream().mapToDouble(OperationResult::opsPerSecond).sum();
+        long count = run.totalCount();
+        return new RunTotals(count, Figures.perSecond(count, run.measuredSeconds(), recordedRate), errors(run),
+                run.totalRetries(), LatencySummary.of(all), all);
+    }
+
+    /** The classified error list is the authority; a result without one still counts its per-operation errors. */
+    static long errors(RunResult run) {
+        return run.errors().isEmpty()
+                ? run.operations().stream().mapToLong(OperationResult::errors).sum()
+                : run.totalErrors();
+    }
+
+    /** One operation's throughput over the measured seconds, consistent with the count beside it. */
+    static double opsPerSecond(RunResult run, OperationResult op) {
+        return Figures.perSecond(op.count(), run.measuredSeconds(), op.opsPerSecond());
+    }
+
+    /** The recorded summary when present, else the one its histogram implies. */
+    static LatencySummary latency(OperationResult op) {
+        return op.latencyMs() != null ? op.latencyMs()
+                : LatencySummary.of(Histograms.sum(java.util.List.of(op.histogram())));
+    }
+}

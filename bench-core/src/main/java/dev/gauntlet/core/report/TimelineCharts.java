@@ -1,0 +1,203 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RunResult;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The run's time series as PNG charts: throughput per operation, and p95/p99 latency per operation, over the
+ * reporting intervals, with phase boundaries as vertical lines. Totals hide autovacuum stalls, checkpoints and
+ * fault windows; these charts are where they show.
+ */
+final class TimelineCharts {
+
+    static final String THROUGHPUT = "throughput.png";
+    static final String LATENCY = "latency.png";
+
+    private static final int WIDTH = 1000;
+    private static final int HEIGHT = 500;
+    /** Beyond this many points, markers turn a line into a smear. */
+    private static final int MAX_POINTS_WITH_MARKERS = 40;
+
+    static {
+        // Reports are rendered on servers and in CI without a display.
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    private TimelineCharts() {
+    }
+
+    /** PNG bytes by file name, in display order; empty when the run recorded no intervals. */
+    static Map<String, byte[]> render(RunResult run) {
+        Map<String, byte[]> pngs = new LinkedHashMap<>();
+        build(run).forEach((name, chart) -> pngs.put(name, png(name, chart)));
+        return pngs;
+    }
+
+    /** The file names {@link #render} would produce, without the cost of drawing them. */
+    static Set<String> names(RunResult run) {
+        return build(run).keySet();
+    }
+
+    /** The charts that have at least one series, by file name. */
+    private static Map<String, XYChart> build(RunResult run) {
+        Map<String, XYChart> charts = new LinkedHashMap<>();
+        if (run.intervals().isEmpty()) {
+            return charts;
+        }
+        List<String> ops = operationNames(run);
+        XYChart throughput = chart(run, "Throughput per operation", "ops/s");
+        XYChart latency = chart(run, "Latency per operation (from intended start)", "ms");
+        Color[] palette = throughput.getStyler().getSeriesColors();
+        for (int k = 0; k < ops.size(); k++) {
+            String op = ops.get(k);
+            // One colour per operation in both charts; p99 dashed beside its solid p95.
+            Color colour = palette[k % palette.length];
+            style(addSeries(throughput, op, run, op, o -> true,
+                    (i, o) -> Figures.perSecond(o.count(), i.seconds(), o.opsPerSecond())), colour, SeriesLines.SOLID);
+            style(addSeries(latency, op + " p95", run, op, o -> o.count() > 0, (i, o) -> percentiles(o).p95()),
+                    colour, SeriesLines.SOLID);
+            style(addSeries(latency, op + " p99", run, op, o -> o.count() > 0, (i, o) -> percentiles(o).p99()),
+                    colour, SeriesLines.DASH_DASH);
+        }
+        keepIfPlotted(charts, THROUGHPUT, throughput);
+        keepIfPlotted(charts, LATENCY, latency);
+        return charts;
+    }
+
+    private static void keepIfPlotted(Map<String, XYChart> charts, String name, XYChart chart) {
+        if (!chart.getSeriesMap().isEmpty()) {
+            charts.put(name, chart);
+        }
+    }
+
+    private interface PointValue {
+        double of(Interval interval, IntervalOperation op);
+    }
+
+    /** Adds one operation's series; null when the operation has no point to plot. */
+    private static XYSeries addSeries(XYChart chart, String series, RunResult run, String op,
+                                      Predicate<IntervalOperation> plotted, PointValue value) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Interval interval : run.intervals()) {
+            IntervalOperation o = interval.operations().get(op);
+            if (o != null && plotted.test(o)) {
+                xs.add(interval.t());
+                ys.add(value.of(interval, o));
+            }
+        }
+        if (xs.isEmpty()) {
+            return null;
+        }
+        XYSeries s = chart.addSeries(series, xs, ys);
+        if (xs.size() > MAX_POINTS_WITH_MARKERS) {
+            s.setMarker(SeriesMarkers.NONE);
+        }
+        return s;
+    }
+
+    private static void style(XYSeries series, Color colour, java.awt.BasicStroke line) {
+        if (series != null) {
+            series.setLineColor(colour);
+            series.setMarkerColor(colour);
+            series.setLineStyle(line);
+        }
+    }
+
+    /** Read from the interval's histogram when it has one, so the figures do not depend on a stored unit. */
+    private static LatencySummary percentiles(IntervalOperation o) {
+        if (o.histogram() != null) {
+            return LatencySummary.of(HistogramCodec.decode(o.histogram()));
+        }
+        return new LatencySummary(0, o.p50(), 0, o.p95(), o.p99(), 0, o.max());
+    }
+
+    private static XYChart chart(RunResult run, String title, String unit) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle(xAxisTitle(run)).yAxisTitle(unit).build();
+        Styler styler = chart.getStyler();
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        styler.setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setMarkerSize(5);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setXAxisMin(0.0);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.###");
+        for (double boundary : phaseBoundaries(run)) {
+            chart.addAnnotation(new AnnotationLine(boundary, true, false));
+        }
+        return chart;
+    }
+
+    private static String xAxisTitle(RunResult run) {
+        if (run.phases().isEmpty()) {
+            return "seconds since start";
+        }
+        StringBuilder t = new StringBuilder("seconds since start (lines: phase boundaries; ");
+        for (int i = 0; i < run.phases().size(); i++) {
+            Phase p = run.phases().get(i);
+            t.append(i == 0 ? "" : ", ").append(p.name()).append(' ')
+                    .append(Figures.seconds(p.startSeconds())).append('-').append(Figures.seconds(p.endSeconds()));
+        }
+        return t.append(')').toString();
+    }
+
+    /** Inner boundaries only: a line at the first or last interval would just frame the plot. */
+    private static Set<Double> phaseBoundaries(RunResult run) {
+        double first = run.intervals().get(0).t() - run.intervals().get(0).seconds();
+        double last = run.intervals().get(run.intervals().size() - 1).t();
+        Set<Double> boundaries = new TreeSet<>();
+        for (Phase p : run.phases()) {
+            for (double b : new double[] {p.startSeconds(), p.endSeconds()}) {
+                if (b > first && b < last) {
+                    boundaries.add(b);
+                }
+            }
+        }
+        return boundaries;
+    }
+
+    /** Operations in the order of the totals table, then any that appear only in intervals. */
+    private static List<String> operationNames(RunResult run) {
+        Set<String> names = new LinkedHashSet<>();
+        run.operations().stream().map(OperationResult::name).forEach(names::add);
+        for (Interval i : run.intervals()) {
+            new TreeSet<>(i.operations().keySet()).forEach(names::add);
+        }
+        return List.copyOf(names);
+    }
+
+    private static byte[] png(String name, XYChart chart) {
+        try {
+            return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode " + name, e);
+        }
+    }
+}

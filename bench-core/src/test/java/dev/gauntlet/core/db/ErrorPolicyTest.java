@@ -1,0 +1,244 @@
+package dev.gauntlet.core.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Failure;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.RunRecord;
+import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.core.testing.PostgresExtension;
+import dev.gauntlet.core.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The error policy against failures a real PostgreSQL raises: serialization failures and deadlocks are
+ * retried, killed backends and a restarted server are survived, timeouts are counted, anything else stops
+ * the run with its message.
+ */
+@ExtendWith(PostgresExtension.class)
+class ErrorPolicyTest {
+
+    static TestDatabase db;
+
+    @BeforeAll
+    static void schema(TestDatabase server) throws SQLException {
+        db = server.freshDatabase("error_policy_test");
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("create table counter (id int primary key, v bigint not null)");
+            s.execute("insert into counter values (1, 0), (2, 0)");
+        }
+    }
+
+    private static ConnectionSettings settings() {
+        return new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
+    }
+
+    private static Workload<Connection> workload(String name, Operation.Body<Connection> body) {
+        Operation<Connection> op = Operation.of(name, body);
+        return new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of(name);
+            }
+
+            @Override
+            public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
+                return () -> Step.now(op);
+            }
+        };
+    }
+
+    private static RunRecord run(RunPlan plan, Workload<Connection> w, JdbcTarget target) throws InterruptedException {
+        try (target) {
+            return new Runner<>(plan, w, target, RunListener.NONE, null).run();
+        }
+    }
+
+    private static long count(RunRecord r, String errorClass) {
+        return r.errors().stream().filter(e -> e.errorClass().equals(errorClass)).mapToLong(ErrorCount::count).sum();
+    }
+
+    private static long value(int id) throws SQLException {
+        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("select v from counter where id = ?")) {
+            ps.setInt(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void serializationFailuresAreRetriedAndNoUpdateIsLost() throws Exception {
+        long before = value(1);
+        Workload<Connection> increment = workload("increment", c -> {
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("select v from counter where id = 1").close();
+                Thread.sleep(2); // widen the window so concurrent transactions conflict
+                s.executeUpdate("update counter set v = v + 1 where id = 1");
+            }
+        });
+        RunPlan plan = new RunPlan(4, 4, null, 25, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 200, 7);
+        RunRecord r = run(plan, increment, JdbcTarget.direct(settings()));
+        OperationResult op = r.operations().get(0);
+        assertNull(r.fatalError());
+        assertEquals(100, op.count());
+        assertEquals(0, op.errors());
+        assertTrue(op.retries() > 0, "concurrent repeatable-read updates of one row must conflict");
+        ErrorCount retried = r.errors().stream().filter(ErrorCount::isRetry).findFirst().orElseThrow();
+        assertEquals(SqlStates.SERIALIZATION_FAILURE, retried.sqlState());
+        assertEquals(before + 100, value(1), "every committed increment is there exactly once");
+    }
+
+    @Test
+    void aDeadlockIsClassifiedAsRetryable() throws Exception {
+        CountDownLatch bothLocked = new CountDownLatch(2);
+        CompletableFuture<SQLException> a = CompletableFuture.supplyAsync(() -> lockInOrder(1, 2, bothLocked));
+        CompletableFuture<SQLException> b = CompletableFuture.supplyAsync(() -> lockInOrder(2, 1, bothLocked));
+        SQLException ea = a.get(30, TimeUnit.SECONDS);
+        SQLException eb = b.get(30, TimeUnit.SECONDS);
+        SQLException victim = ea != null ? ea : eb;
+        assertTrue(ea == null ^ eb == null, "exactly one transaction is the deadlock victim");
+        Failure f = SqlStates.classify(victim);
+        assertEquals(SqlStates.DEADLOCK, f.code());
+        assertEquals(Failure.Kind.RETRY, f.kind());
+    }
+
+    private static SQLException lockInOrder(int first, int second, CountDownLatch bothLocked) {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("update counter set v = v where id = " + first);
+                bothLocked.countDown();
+                bothLocked.await(10, TimeUnit.SECONDS);
+                s.executeUpdate("update counter set v = v where id = " + second);
+                c.commit();
+                return null;
+            } catch (SQLException e) {
+                c.rollback();
+                return e;
+            }
+        } catch (SQLException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void terminatedBackendsAreReplacedAndTheRunGoesOn() throws Exception {
+        Workload<Connection> select = workload("select", c -> {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("select pg_sleep(0.002)").close();
+            }
+        });
+        RunPlan plan = RunPlan.closedLoop(3, Duration.ofSeconds(3)).withReportEvery(Duration.ofMillis(500));
+        CompletableFuture<Integer> killer = CompletableFuture.supplyAsync(() -> {
+            try {
+                Thread.sleep(1000);
+                try (Connection c = db.connect(); Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("select count(pg_terminate_backend(pid)) from pg_stat_activity "
+                             + "where application_name = 'gauntlet' and pid <> pg_backend_pid()")) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        RunRecord r = run(plan, select, JdbcTarget.direct(settings()));
+        assertEquals(3, killer.get(), "the three client sessions were terminated");
+        assertNull(r.fatalError(), "connection loss must not end the run");
+        assertTrue(count(r, "connection") >= 3, "the lost sessions are counted: " + r.errors());
+        assertTrue(r.errors().stream().anyMatch(e -> SqlStates.ADMIN_SHUTDOWN.equals(e.sqlState())
+                || e.sqlState().startsWith("08")), r.errors().toString());
+        List<Interval> last = r.intervals().subList(r.intervals().size() - 2, r.intervals().size());
+        assertTrue(last.stream().allMatch(i -> i.operations().get("select").count() > 0),
+                "clients reconnected and kept working after the kill");
+    }
+
+    @Test
+    void aRunSurvivesARestartOfItsDatabase() throws Exception {
+        Workload<Connection> increment = workload("increment", c -> {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("update counter set v = v + 1 where id = 2");
+            }
+        });
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(6)).withReportEvery(Duration.ofSeconds(1));
+        CompletableFuture<Void> restart = CompletableFuture.runAsync(() -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            db.restart(true);
+        });
+        RunRecord r = run(plan, increment, JdbcTarget.pooled(settings(), 2));
+        restart.get(60, TimeUnit.SECONDS);
+        assertNull(r.fatalError(), "a database restart must not end the run: " + r.fatalError());
+        assertTrue(count(r, "connection") + count(r, "ambiguous-commit") + count(r, "timeout") > 0,
+                "the restart was noticed: " + r.errors());
+        Interval last = r.intervals().get(r.intervals().size() - 1);
+        assertTrue(last.operations().get("increment").count() > 0, "work resumed after the restart");
+    }
+
+    @Test
+    void aStatementTimeoutIsCountedAndTheClientMovesOn() throws Exception {
+        Workload<Connection> slow = workload("slow", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("set local statement_timeout = '50ms'");
+                s.executeQuery("select pg_sleep(1)").close();
+            }
+        });
+        RunPlan plan = new RunPlan(1, 1, null, 3, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 3, 1);
+        RunRecord r = run(plan, slow, JdbcTarget.direct(settings()));
+        assertNull(r.fatalError());
+        assertEquals(3, count(r, "timeout"));
+        assertEquals(SqlStates.QUERY_CANCELED, r.errors().get(0).sqlState());
+    }
+
+    @Test
+    void anyOtherErrorStopsTheRunWithItsMessage() throws Exception {
+        Workload<Connection> broken = workload("broken", c -> {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("select * from no_such_table").close();
+            }
+        });
+        RunRecord r = run(RunPlan.closedLoop(2, Duration.ofSeconds(30)), broken, JdbcTarget.direct(settings()));
+        assertTrue(r.failed());
+        assertTrue(r.fatalError().contains("no_such_table"), r.fatalError());
+        assertEquals("42P01", r.errors().get(0).sqlState());
+    }
+
+    @Test
+    void anUnreachableDatabaseIsOneClearLine() {
+        DatabaseUnavailableException e = assertThrows(DatabaseUnavailableException.class, () -> Database.probe(
+                new ConnectionSettings("jdbc:postgresql://127.0.0.1:1/x?password=hunter2", "u", null), null));
+        assertTrue(e.getMessage().startsWith("cannot reach the database at jdbc:postgresql://127.0.0.1:1/x"), e.getMessage());
+        assertTrue(!e.getMessage().contains("hunter2"), "no password in messages");
+        assertEquals(1, e.getMessage().lines().count());
+    }
+}

@@ -1,0 +1,231 @@
+package dev.gauntlet.core.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.result.ResultFormatException;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timing;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A merge must give exactly what one process recording every sample would have: same counts, same percentiles. */
+class ResultMergeTest {
+
+    private static final String[] OPS = {"newOrder", "payment"};
+    private static final int PROCESSES = 3;
+    private static final int INTERVALS = 6;
+    private static final double[] MEASURED = {60.0, 59.5, 60.25};
+
+    /** Random samples split over three processes, and the single histograms of all of them for reference. */
+    private static final class Samples {
+        final Map<String, Histogram> total = new HashMap<>();
+        final Map<String, Histogram[]> totalPerInterval = new HashMap<>();
+        final Map<String, Histogram>[] perProcess;
+        final Map<String, Histogram[]>[] perProcessInterval;
+
+        @SuppressWarnings("unchecked")
+        Samples(long seed, int perOperation) {
+            perProcess = new Map[PROCESSES];
+            perProcessInterval = new Map[PROCESSES];
+            for (int p = 0; p < PROCESSES; p++) {
+                perProcess[p] = new HashMap<>();
+                perProcessInterval[p] = new HashMap<>();
+            }
+            Random rnd = new Random(seed);
+            for (String op : OPS) {
+                total.put(op, RunFixture.histogram());
+                totalPerInterval.put(op, fresh());
+                for (int p = 0; p < PROCESSES; p++) {
+                    perProcess[p].put(op, RunFixture.histogram());
+                    perProcessInterval[p].put(op, fresh());
+                }
+                for (int i = 0; i < perOperation; i++) {
+                    // Log-uniform from 50 us to 5 s: every bucket magnitude gets samples, as in a real tail.
+                    long nanos = (long) Math.exp(Math.log(50_000) + rnd.nextDouble() * Math.log(100_000));
+                    int process = rnd.nextInt(PROCESSES);
+                    int interval = rnd.nextInt(INTERVALS);
+                    total.get(op).recordValue(nanos);
+                    totalPerInterval.get(op)[interval].recordValue(nanos);
+                    perProcess[process].get(op).recordValue(nanos);
+                    perProcessInterval[process].get(op)[interval].recordValue(nanos);
+                }
+            }
+        }
+
+        private static Histogram[] fresh() {
+            Histogram[] hs = new Histogram[INTERVALS];
+            for (int i = 0; i < INTERVALS; i++) {
+                hs[i] = RunFixture.histogram();
+            }
+            return hs;
+        }
+
+        RunResult process(int p) {
+            RunFixture run = new RunFixture().variant("sync=on").clients(4 + p).measuredSeconds(MEASURED[p])
+                    .startedAt("2026-11-22T10:00:0" + p + "Z", "2026-11-22T10:01:1" + (5 - p) + "Z")
+                    .parameter("warehouseRange", (p * 4 + 1) + "-" + (p * 4 + 4))
+                    .metric("tpmC", 100.0 * (p + 1)).metric("efficiencyPercent", 90.0 + p)
+                    .error("retryable", "40001", p + 1, "could not serialize (process " + p + ")")
+                    .check(Check.pass("3.3.2.1 w_ytd = sum(d_ytd)", ""))
+                    .check(p == 1 ? Check.fail("mix audit", "process 1 off") : Check.skip("mix audit", "too few"));
+            if (p == 2) {
+                run.error("connection", "08006", 1, "connection reset");
+            }
+            for (String op : OPS) {
+                Histogram h = perProcess[p].get(op);
+                Histogram service = h.copy();
+                run.operation(RunFixture.operation(op, h, MEASURED[p], p, 2L * p, Timing.of(service), null));
+            }
+            for (int i = 0; i < INTERVALS; i++) {
+                Map<String, IntervalOperation> ops = new HashMap<>();
+                for (String op : OPS) {
+                    ops.put(op, RunFixture.intervalOperation(perProcessInterval[p].get(op)[i], 10.0, 0));
+                }
+                run.interval(new Interval(10.0 * (i + 1) + p * 0.001, 10.0, i == 0 ? "warmup" : "measure", ops, p,
+                        0));
+            }
+            return run.build();
+        }
+
+        List<RunResult> processes() {
+            List<RunResult> runs = new ArrayList<>();
+            for (int p = 0; p < PROCESSES; p++) {
+                runs.add(process(p));
+            }
+            return runs;
+        }
+    }
+
+    private static void assertSameDistribution(Histogram expected, Histogram actual, String what) {
+        assertEquals(expected.getTotalCount(), actual.getTotalCount(), what + " count");
+        assertEquals(expected.getMinValue(), actual.getMinValue(), what + " min");
+        assertEquals(expected.getMaxValue(), actual.getMaxValue(), what + " max");
+        assertEquals(expected.getMean(), actual.getMean(), 1e-6, what + " mean");
+        for (double p = 0; p <= 100.0; p += 0.5) {
+            assertEquals(expected.getValueAtPercentile(p), actual.getValueAtPercentile(p), what + " p" + p);
+        }
+        for (double p : new double[] {99.9, 99.99, 99.999, 100.0}) {
+            assertEquals(expected.getValueAtPercentile(p), actual.getValueAtPercentile(p), what + " p" + p);
+        }
+    }
+
+    @Test
+    void mergedPercentilesEqualThoseOfOneHistogramOfAllSamples() {
+        Samples s = new Samples(20261122L, 40_000);
+        RunResult merged = ResultMerge.merge(s.processes());
+
+        for (String op : OPS) {
+            OperationResult m = merged.operation(op).orElseThrow();
+            Histogram expected = s.total.get(op);
+            assertSameDistribution(expected, HistogramCodec.decode(m.histogram()), op);
+            assertEquals(expected.getTotalCount(), m.count());
+            assertEquals(LatencySummary.of(expected), m.latencyMs(), op + " summary");
+            assertEquals(LatencySummary.of(expected), m.serviceTime().latencyMs(), op + " service time");
+            assertEquals(expected.getTotalCount() / 60.25, m.opsPerSecond(), 1e-9, "rate over the longest run");
+            assertEquals(0 + 1 + 2, m.errors());
+            assertEquals(0 + 2 + 4, m.retries());
+        }
+        assertEquals(INTERVALS, merged.intervals().size());
+        for (int i = 0; i < INTERVALS; i++) {
+            Interval interval = merged.intervals().get(i);
+            assertEquals(10.0 * (i + 1) + 0.002, interval.t(), 1e-9, "aligned by position, latest t");
+            assertEquals(0 + 1 + 2, interval.errors());
+            for (String op : OPS) {
+                Histogram expected = s.totalPerInterval.get(op)[i];
+                IntervalOperation io = interval.operations().get(op);
+                assertSameDistribution(expected, HistogramCodec.decode(io.histogram()), op + " interval " + i);
+                assertEquals(expected.getTotalCount(), io.count());
+                assertEquals(LatencySummary.of(expected).p99(), io.p99());
+                assertEquals(expected.getTotalCount() / 10.0, io.opsPerSecond(), 1e-9);
+            }
+        }
+    }
+
+    @Test
+    void sumsCountsAndKeepsOnlyAdditiveMetrics() {
+        RunResult merged = ResultMerge.merge(new Samples(7L, 3_000).processes());
+        assertEquals(4 + 5 + 6, merged.clients());
+        assertEquals(60.25, merged.measuredSeconds());
+        assertEquals("2026-11-22T10:00:00Z", merged.startedAt());
+        assertEquals("2026-11-22T10:01:15Z", merged.endedAt());
+        assertEquals(List.of(new ErrorCount("retryable", "40001", 1 + 2 + 3, "could not serialize (process 0)"),
+                new ErrorCount("connection", "08006", 1, "connection reset")), merged.errors());
+        assertEquals(Map.of("tpmC", 600.0), merged.metrics());
+        assertEquals("efficiencyPercent", merged.parameters().get(ResultMerge.DROPPED_METRICS));
+        assertEquals(3L, ((Number) merged.parameters().get(ResultMerge.MERGED_FROM)).longValue());
+        assertEquals("clients, warehouseRange", merged.parameters().get(ResultMerge.DIFFERING_PARAMETERS));
+        assertEquals(2, merged.checks().size(), "checks merged by name");
+        assertEquals(Check.Status.PASS, merged.checks().get(0).status());
+        assertEquals(Check.Status.FAIL, merged.checks().get(1).status(), "one failing process fails the check");
+        assertEquals(List.of("newOrder", "payment"), merged.operations().stream().map(OperationResult::name).toList());
+    }
+
+    @Test
+    void mergedResultSurvivesTheFileFormat(@TempDir Path dir) throws IOException {
+        Samples s = new Samples(99L, 5_000);
+        RunResult merged = ResultMerge.merge(s.processes());
+        ResultFile.write(merged, dir.resolve(ResultFile.NAME));
+        RunResult read = ResultFile.read(dir);
+        assertSameDistribution(s.total.get("payment"),
+                HistogramCodec.decode(read.operation("payment").orElseThrow().histogram()), "payment after reading");
+        assertEquals(merged.operations(), read.operations());
+        assertEquals(merged.intervals(), read.intervals());
+        assertEquals(merged.errors(), read.errors());
+    }
+
+    @Test
+    void mergingMergesCountsTheOriginalProcesses() {
+        Samples s = new Samples(3L, 1_000);
+        RunResult firstTwo = ResultMerge.merge(s.processes().subList(0, 2));
+        RunResult all = ResultMerge.merge(List.of(firstTwo, s.process(2)));
+        assertEquals(3L, ((Number) all.parameters().get(ResultMerge.MERGED_FROM)).longValue());
+        assertSameDistribution(s.total.get("newOrder"),
+                HistogramCodec.decode(all.operation("newOrder").orElseThrow().histogram()), "nested merge");
+    }
+
+    @Test
+    void intervalsWithoutHistogramsShowTheWorstInputNotAnAverage() {
+        RunResult a = new RunFixture().operation("get", RunFixture.millis(1, 1.0))
+                .interval(new Interval(10, 10, "measure",
+                        Map.of("get", new IntervalOperation(10, 1.0, 1.0, 2.0, 3.0, 4.0, 0, 0, null)), 0, 0))
+                .build();
+        RunResult b = new RunFixture().operation("get", RunFixture.millis(1, 1.0))
+                .interval(new Interval(10, 10, "measure",
+                        Map.of("get", new IntervalOperation(10, 1.0, 5.0, 6.0, 7.0, 8.0, 0, 0, null)), 0, 0))
+                .build();
+        IntervalOperation merged = ResultMerge.merge(List.of(a, b)).intervals().get(0).operations().get("get");
+        assertEquals(20, merged.count());
+        assertEquals(7.0, merged.p99());
+        assertNull(merged.histogram());
+    }
+
+    @Test
+    void differentWorkloadsAreBadInput() {
+        RunResult tpcc = new RunFixture().operation("newOrder", RunFixture.millis(1, 1.0)).build();
+        RunResult queue = new RunFixture().workload("queue").operation("write", RunFixture.millis(1, 1.0)).build();
+        ResultFormatException e = assertThrows(ResultFormatException.class, () -> ResultMerge.merge(List.of(tpcc, queue)));
+        assertTrue(e.getMessage().contains("tpcc") && e.getMessage().contains("queue"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line");
+        assertThrows(ResultFormatException.class, () -> ResultMerge.merge(List.of()));
+    }
+}

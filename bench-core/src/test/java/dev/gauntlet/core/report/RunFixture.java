@@ -1,0 +1,145 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.Environment;
+import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timing;
+import dev.gauntlet.core.result.Tool;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/** Builds RunResults for tests the way a run would: from nanosecond histograms, never from invented summaries. */
+final class RunFixture {
+
+    private String workload = "tpcc";
+    private String variant = "baseline";
+    private String startedAt = "2026-11-22T10:00:00Z";
+    private String endedAt = "2026-11-22T10:01:10Z";
+    private double measuredSeconds = 60.0;
+    private int clients = 8;
+    private Environment environment = new Environment("OpenJDK 17.0.15", "Linux 6.1.0 amd64", 2, 512L << 20,
+            "bench-1", "PostgreSQL 17.6", "jdbc:postgresql://localhost:5432/tpcc");
+    private final Map<String, Object> parameters = new LinkedHashMap<>(Map.of("warehouses", 4, "pool", "direct"));
+    private final List<OperationResult> operations = new ArrayList<>();
+    private final Map<String, Double> metrics = new LinkedHashMap<>();
+    private final List<Interval> intervals = new ArrayList<>();
+    private final List<Phase> phases = new ArrayList<>();
+    private final List<ErrorCount> errors = new ArrayList<>();
+    private final List<Check> checks = new ArrayList<>();
+
+    static Histogram histogram() {
+        return new Histogram(TimeUnit.HOURS.toNanos(1), 3);
+    }
+
+    /** A histogram of the given latencies in milliseconds, each recorded {@code times} times. */
+    static Histogram millis(int times, double... ms) {
+        Histogram h = histogram();
+        for (double v : ms) {
+            h.recordValueWithCount(Math.round(v * 1_000_000), times);
+        }
+        return h;
+    }
+
+    static OperationResult operation(String name, Histogram h, double seconds, long errors, long retries,
+                                     Timing serviceTime, Timing poolWait) {
+        return new OperationResult(name, h.getTotalCount(), errors, retries,
+                seconds > 0 ? h.getTotalCount() / seconds : 0, LatencySummary.of(h), HistogramCodec.encode(h),
+                serviceTime, poolWait);
+    }
+
+    static IntervalOperation intervalOperation(Histogram h, double seconds, long errors) {
+        LatencySummary l = LatencySummary.of(h);
+        return new IntervalOperation(h.getTotalCount(), h.getTotalCount() / seconds, l.p50(), l.p95(), l.p99(),
+                l.max(), errors, 0, HistogramCodec.encode(h));
+    }
+
+    RunFixture workload(String w) {
+        workload = w;
+        return this;
+    }
+
+    RunFixture variant(String v) {
+        variant = v;
+        return this;
+    }
+
+    RunFixture startedAt(String started, String ended) {
+        startedAt = started;
+        endedAt = ended;
+        return this;
+    }
+
+    RunFixture measuredSeconds(double s) {
+        measuredSeconds = s;
+        return this;
+    }
+
+    RunFixture clients(int c) {
+        clients = c;
+        parameters.put("clients", c);
+        return this;
+    }
+
+    RunFixture environment(Environment e) {
+        environment = e;
+        return this;
+    }
+
+    RunFixture parameter(String key, Object value) {
+        parameters.put(key, value);
+        return this;
+    }
+
+    /** An operation whose histogram holds {@code h}; its rate is over this run's measured seconds. */
+    RunFixture operation(String name, Histogram h) {
+        return operation(operation(name, h, measuredSeconds, 0, 0, null, null));
+    }
+
+    RunFixture operation(OperationResult op) {
+        operations.add(op);
+        return this;
+    }
+
+    RunFixture metric(String name, double value) {
+        metrics.put(name, value);
+        return this;
+    }
+
+    RunFixture interval(Interval i) {
+        intervals.add(i);
+        return this;
+    }
+
+    RunFixture phase(String name, double start, double end) {
+        phases.add(new Phase(name, start, end));
+        return this;
+    }
+
+    RunFixture error(String errorClass, String sqlState, long count, String example) {
+        errors.add(new ErrorCount(errorClass, sqlState, count, example));
+        return this;
+    }
+
+    RunFixture check(Check c) {
+        checks.add(c);
+        return this;
+    }
+
+    RunResult build() {
+        return new RunResult(RunResult.SCHEMA_VERSION, new Tool("gauntlet", "0.1.0", "abc1234"), workload, variant,
+                "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
+                startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics,
+                intervals, phases, errors, checks);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.cli.GauntletCommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code bench-tpcc} command line. */
+@Command(name = "bench-tpcc", mixinStandardHelpOptions = true,
+        versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
+        description = "TPC-C-derived OLTP workload: tpmC, efficiency, latency percentiles, consistency checks and A/B experiments on server settings.",
+        footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
+public final class TpccCommand implements Runnable {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        GauntletCommandLine.main(new TpccCommand(), args);
+    }
+}
