@@ -155,7 +155,7 @@ public final class LocalPostgres implements AutoCloseable {
                     : cache.resolve("postgres-" + binaries.majorVersion()).resolve("data");
             account.ensureReachable(dataDirectory.getParent());
             ServerAccount.createOpenDirectories(dataDirectory.getParent());
-            try (StartupLock lock = StartupLock.acquire(dataDirectory, STARTUP_LOCK_PATIENCE)) {
+            try (StartupLock lock = StartupLock.acquire(cache, dataDirectory, STARTUP_LOCK_PATIENCE)) {
                 Optional<PostmasterPid> pid = PostmasterPid.read(dataDirectory);
                 if (pid.isPresent() && pid.get().isRunning(dataDirectory)) {
                     if (freshPending) {

@@ -3,16 +3,21 @@ package dev.gauntlet.core.db;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Serialises preparing and starting a server on one data directory, across processes (a file lock beside the
- * data directory) and across threads of this JVM (file locks are held per process). Without it two Gauntlet
- * processes could both run initdb into the same folder, or both start a postmaster and one fail.
+ * Serialises preparing and starting a server on one data directory, across processes (a file lock in the cache,
+ * named by a hash of the data directory's path, so nothing litters the user's folders) and across threads of
+ * this JVM (file locks are held per process). Without it two Gauntlet processes could both run initdb into the
+ * same folder, or both start a postmaster and one fail.
  */
 final class StartupLock implements AutoCloseable {
 
@@ -27,11 +32,12 @@ final class StartupLock implements AutoCloseable {
     }
 
     /** Waits at most {@code patience} for the lock, so a stuck peer produces an error rather than a hang. */
-    static StartupLock acquire(Path dataDirectory, Duration patience) {
-        Path file = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".lock");
+    static StartupLock acquire(Path cacheDirectory, Path dataDirectory, Duration patience) {
+        Path file = cacheDirectory.resolve("locks").resolve("data-" + pathHash(dataDirectory) + ".lock");
         long deadline = System.nanoTime() + patience.toNanos();
         FileChannel channel = null;
         try {
+            ServerAccount.createOpenDirectories(file.getParent());
             if (!IN_THIS_JVM.tryLock(patience.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new LocalPostgresException("timed out after " + patience.toSeconds()
                         + " s waiting for another thread that is starting PostgreSQL");
@@ -59,6 +65,23 @@ final class StartupLock implements AutoCloseable {
         } catch (RuntimeException e) {
             release(channel);
             throw e;
+        }
+    }
+
+    /** The real path where it exists, so two spellings of one folder share a lock. */
+    private static String pathHash(Path dataDirectory) {
+        Path parent = dataDirectory.toAbsolutePath().normalize().getParent();
+        Path key = dataDirectory.toAbsolutePath().normalize();
+        try {
+            key = parent.toRealPath().resolve(key.getFileName());
+        } catch (IOException e) {
+            // The parent does not exist yet; the normalised path is the best name we have.
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 

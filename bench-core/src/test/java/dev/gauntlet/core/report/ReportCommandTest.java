@@ -112,7 +112,7 @@ class ReportCommandTest {
         Path out = tmp.resolve("merged");
         Execution e = execute("merge", dirA.toString(), dirB.toString(), "--out", out.toString());
         // Different variants are not processes of one run.
-        assertInstanceOf(BadInputException.class, e.thrown());
+        assertInstanceOf(dev.gauntlet.core.result.ResultFormatException.class, e.thrown());
         assertFalse(Files.exists(out));
 
         Path dirC = tmp.resolve("run-c");
