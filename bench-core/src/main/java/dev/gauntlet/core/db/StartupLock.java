@@ -15,9 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Serialises preparing and starting a server on one data directory, across processes (a file lock in the cache,
- * named by a hash of the data directory's path, so nothing litters the user's folders) and across threads of
- * this JVM (file locks are held per process). Without it two Gauntlet processes could both run initdb into the
- * same folder, or both start a postmaster and one fail.
+ * so nothing litters the user's folders) and across threads of this JVM (file locks are held per process).
+ * Without it two Gauntlet processes could both run initdb into the same folder, or both start a postmaster and
+ * one fail. Lock files are never deleted (that would race with a waiter), so data directories share 256 of them
+ * by a hash of their path: a collision only makes two unrelated starts take turns.
  */
 final class StartupLock implements AutoCloseable {
 
@@ -79,7 +80,7 @@ final class StartupLock implements AutoCloseable {
         }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
+            return HexFormat.of().formatHex(digest, 0, 1);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

@@ -172,7 +172,8 @@ class ErrorPolicyTest {
         RunRecord r = run(plan, select, JdbcTarget.direct(settings()));
         assertEquals(3, killer.get(), "the three client sessions were terminated");
         assertNull(r.fatalError(), "connection loss must not end the run");
-        assertTrue(count(r, "connection") >= 3, "the lost sessions are counted: " + r.errors());
+        // A session killed while COMMIT was in flight is an ambiguous commit, not a plain connection loss.
+        assertTrue(count(r, "connection") + count(r, "ambiguous-commit") >= 3, "the lost sessions are counted: " + r.errors());
         assertTrue(r.errors().stream().anyMatch(e -> SqlStates.ADMIN_SHUTDOWN.equals(e.sqlState())
                 || e.sqlState().startsWith("08")), r.errors().toString());
         List<Interval> last = r.intervals().subList(r.intervals().size() - 2, r.intervals().size());
