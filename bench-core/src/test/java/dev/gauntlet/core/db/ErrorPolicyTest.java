@@ -118,10 +118,18 @@ class ErrorPolicyTest {
     @Test
     void aDeadlockIsClassifiedAsRetryable() throws Exception {
         CountDownLatch bothLocked = new CountDownLatch(2);
-        CompletableFuture<SQLException> a = CompletableFuture.supplyAsync(() -> lockInOrder(1, 2, bothLocked));
-        CompletableFuture<SQLException> b = CompletableFuture.supplyAsync(() -> lockInOrder(2, 1, bothLocked));
-        SQLException ea = a.get(30, TimeUnit.SECONDS);
-        SQLException eb = b.get(30, TimeUnit.SECONDS);
+        // Two threads of our own: the common pool may have a single thread on a 2-core machine.
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        SQLException ea;
+        SQLException eb;
+        try {
+            CompletableFuture<SQLException> a = CompletableFuture.supplyAsync(() -> lockInOrder(1, 2, bothLocked), two);
+            CompletableFuture<SQLException> b = CompletableFuture.supplyAsync(() -> lockInOrder(2, 1, bothLocked), two);
+            ea = a.get(30, TimeUnit.SECONDS);
+            eb = b.get(30, TimeUnit.SECONDS);
+        } finally {
+            two.shutdownNow();
+        }
         SQLException victim = ea != null ? ea : eb;
         assertTrue(ea == null ^ eb == null, "exactly one transaction is the deadlock victim");
         Failure f = SqlStates.classify(victim);
