@@ -1,6 +1,7 @@
 package dev.gauntlet.rocksdb;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
+import dev.gauntlet.core.cli.WorkloadCommand;
 import picocli.CommandLine.Command;
 
 /** The {@code bench-rocksdb} command line. */
@@ -8,15 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
         description = "RocksDB WAL experiments: db_bench-style fills and JMH benchmarks of manual_wal_flush, sync and fill order.",
         footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
-public final class RocksDbCommand implements Runnable {
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class RocksDbCommand extends WorkloadCommand {
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new RocksDbCommand(), args);
