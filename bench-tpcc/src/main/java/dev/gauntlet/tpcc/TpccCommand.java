@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code bench-tpcc} command line. */
 @Command(name = "bench-tpcc", mixinStandardHelpOptions = true,
+        subcommands = {InitCommand.class},
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
         description = "TPC-C-derived OLTP workload: tpmC, efficiency, latency percentiles, consistency checks and A/B experiments on server settings.",
         footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})

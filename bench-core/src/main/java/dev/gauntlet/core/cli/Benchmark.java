@@ -7,6 +7,7 @@ import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
@@ -48,10 +49,19 @@ public final class Benchmark {
         this.out = out;
     }
 
-    /** What to run, against what, and what to add to the result afterwards. */
+    /**
+     * What to run, against what, and what to add to the result afterwards. {@code observer} hears intervals
+     * and phase ends besides the progress printer, e.g. to read a server-side counter when warm-up ends.
+     */
     public record Spec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                           Map<String, Object> parameters, Environment environment, Path outDir,
-                          UnaryOperator<RunResult> finisher) {
+                          UnaryOperator<RunResult> finisher, RunListener observer) {
+
+        public Spec(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
+                    Map<String, Object> parameters, Environment environment, Path outDir,
+                    UnaryOperator<RunResult> finisher) {
+            this(plan, workload, target, variant, parameters, environment, outDir, finisher, RunListener.NONE);
+        }
     }
 
     public String commandLine() {
@@ -80,7 +90,8 @@ public final class Benchmark {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
                 tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
-            runner[0] = new Runner<>(plan, spec.workload(), spec.target(), new ProgressPrinter(out), log);
+            runner[0] = new Runner<>(plan, spec.workload(), spec.target(),
+                    RunListener.both(new ProgressPrinter(out), spec.observer()), log);
             RunRecord record = runner[0].run();
             RunResult result = spec.finisher().apply(toResult(spec, record));
             ResultFile.write(result, dir.resolve(ResultFile.NAME));

@@ -75,7 +75,7 @@ public final class SqlStates {
         return null;
     }
 
-    static String message(Throwable t) {
+    public static String message(Throwable t) {
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }

@@ -1,5 +1,8 @@
 package dev.gauntlet.core.metrics;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -19,6 +22,9 @@ public final class OperationStats {
     private final LongAdder successes = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
+    private final Counters counterSink = (counter, amount) ->
+            counters.computeIfAbsent(counter, c -> new LongAdder()).add(amount);
 
     public OperationStats(String name) {
         this.name = name;
@@ -45,6 +51,18 @@ public final class OperationStats {
 
     public void countError() {
         errors.increment();
+    }
+
+    /** The operation's own counters (see {@link Counters}); cumulative, like the other counters here. */
+    public Counters counters() {
+        return counterSink;
+    }
+
+    /** Current value of every counter, by name. */
+    public Map<String, Long> counterValues() {
+        Map<String, Long> values = new TreeMap<>();
+        counters.forEach((k, v) -> values.put(k, v.sum()));
+        return values;
     }
 
     public LatencyRecorder latency() {

@@ -106,9 +106,16 @@ public final class ResultMerge {
                     sum(parts, OperationResult::retries), Figures.perSecond(count, measured, recordedRate),
                     LatencySummary.of(h), HistogramCodec.encode(h),
                     timing(parts.stream().map(OperationResult::serviceTime).toList()),
-                    timing(parts.stream().map(OperationResult::poolWait).toList())));
+                    timing(parts.stream().map(OperationResult::poolWait).toList()), counters(parts)));
         });
         return merged;
+    }
+
+    /** Counters are plain counts of committed work, so they add up across driver processes. */
+    private static Map<String, Long> counters(List<OperationResult> parts) {
+        Map<String, Long> sum = new LinkedHashMap<>();
+        parts.forEach(p -> p.counters().forEach((k, v) -> sum.merge(k, v, Long::sum)));
+        return sum;
     }
 
     /** A secondary distribution merges only if every input that has it kept its histogram. */

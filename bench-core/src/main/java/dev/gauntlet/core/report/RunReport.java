@@ -73,6 +73,7 @@ public final class RunReport {
                 OperationResult::serviceTime);
         r.timing("Pool wait", "Time each operation spent waiting for a pooled connection; it is part of the "
                 + "latency above.", OperationResult::poolWait);
+        r.counters();
         r.metrics();
         r.timeline(charts);
         r.errors();
@@ -201,6 +202,18 @@ public final class RunReport {
         if (!t.isEmpty()) {
             md.append("### ").append(title).append("\n\n").append(explanation).append(" Milliseconds.\n\n")
                     .append(t.render()).append('\n');
+        }
+    }
+
+    private void counters() {
+        MarkdownTable t = new MarkdownTable().left("Operation").left("Counter").right("Count").right("Per operation");
+        for (OperationResult op : run.operations()) {
+            op.counters().forEach((name, value) -> t.row(op.name(), name, Figures.count(value),
+                    op.count() == 0 ? "—" : Figures.metric((double) value / op.count())));
+        }
+        if (!t.isEmpty()) {
+            md.append("### Counted by the operations\n\nWhat committed operations of the measured phase reported "
+                    + "doing, beyond committing.\n\n").append(t.render()).append('\n');
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.gauntlet.core.run;
 
+import dev.gauntlet.core.metrics.Counters;
+
 /**
  * One unit of work a client performs, named for the histogram it lands in (e.g. {@code newOrder}).
  * {@link #execute} is one attempt: the {@link Target} wraps it in a transaction, and the runner times,
@@ -12,6 +14,13 @@ public interface Operation<S> {
     String name();
 
     void execute(S session) throws Exception;
+
+    /**
+     * Called once after the operation committed (never for a failed or retried attempt), so it can count
+     * facts about what it did, e.g. {@code counters.add("orderLines", 10)}. Does nothing by default.
+     */
+    default void committed(Counters counters) {
+    }
 
     /** An operation from a name and a body, for workloads that need no class of their own. */
     static <S> Operation<S> of(String name, Body<S> body) {

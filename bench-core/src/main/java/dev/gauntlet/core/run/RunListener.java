@@ -15,6 +15,23 @@ public interface RunListener {
 
     void onPhaseEnd(Phase phase);
 
+    /** Tells {@code first}, then {@code second}. */
+    static RunListener both(RunListener first, RunListener second) {
+        return new RunListener() {
+            @Override
+            public void onInterval(Interval interval, java.util.Map<String, Long> cumulativeCounts, double phaseSeconds) {
+                first.onInterval(interval, cumulativeCounts, phaseSeconds);
+                second.onInterval(interval, cumulativeCounts, phaseSeconds);
+            }
+
+            @Override
+            public void onPhaseEnd(Phase phase) {
+                first.onPhaseEnd(phase);
+                second.onPhaseEnd(phase);
+            }
+        };
+    }
+
     RunListener NONE = new RunListener() {
         @Override
         public void onInterval(Interval interval, java.util.Map<String, Long> cumulativeCounts, double phaseSeconds) {

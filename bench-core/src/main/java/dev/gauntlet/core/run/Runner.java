@@ -297,6 +297,7 @@ public final class Runner<S> {
             target.transact(session, op);
             long end = System.nanoTime();
             opStats.recordSuccess(end - c.firstIntended, end - c.firstStart);
+            op.committed(opStats.counters());
             if (perTransaction) {
                 target.release(session, false);
             }
@@ -417,6 +418,8 @@ public final class Runner<S> {
         final List<Phase> phases = new ArrayList<>();
         final Map<String, Histogram[]> cumulative = new LinkedHashMap<>();
         final Map<String, long[]> lastCounters = new ConcurrentHashMap<>();
+        final Map<String, Map<String, Long>> lastOwnCounters = new LinkedHashMap<>();
+        final Map<String, Map<String, Long>> totalOwnCounters = new LinkedHashMap<>();
         final Map<String, Long> phaseCounts = new LinkedHashMap<>();
         long lastTick;
         long nextRegular;
@@ -530,6 +533,13 @@ public final class Runner<S> {
                     intervalLog.write(s.name() + ".service", service, fromMillis, toMillis);
                     intervalLog.write(s.name() + ".poolWait", poolWait, fromMillis, toMillis);
                 }
+                Map<String, Long> own = s.counterValues();
+                Map<String, Long> ownLast = lastOwnCounters.computeIfAbsent(s.name(), n -> new LinkedHashMap<>());
+                if (measuring) {
+                    Map<String, Long> ownTotal = totalOwnCounters.computeIfAbsent(s.name(), n -> new java.util.TreeMap<>());
+                    own.forEach((k, v) -> ownTotal.merge(k, v - ownLast.getOrDefault(k, 0L), Long::sum));
+                }
+                ownLast.putAll(own);
                 if (measuring) {
                     cum[0].add(latency);
                     cum[1].add(service);
@@ -579,7 +589,7 @@ public final class Runner<S> {
                 long count = cum[0].getTotalCount();
                 list.add(new OperationResult(s.name(), count, t[0], t[1], measured > 0 ? count / measured : 0,
                         LatencySummary.of(cum[0]), HistogramCodec.encode(cum[0]), Timing.of(cum[1]),
-                        Timing.of(cum[2])));
+                        Timing.of(cum[2]), Map.copyOf(totalOwnCounters.getOrDefault(s.name(), Map.of()))));
             }
             return list;
         }

@@ -55,7 +55,7 @@ final class RunFixture {
                                      Timing serviceTime, Timing poolWait) {
         return new OperationResult(name, h.getTotalCount(), errors, retries,
                 seconds > 0 ? h.getTotalCount() / seconds : 0, LatencySummary.of(h), HistogramCodec.encode(h),
-                serviceTime, poolWait);
+                serviceTime, poolWait, java.util.Map.of());
     }
 
     static IntervalOperation intervalOperation(Histogram h, double seconds, long errors) {

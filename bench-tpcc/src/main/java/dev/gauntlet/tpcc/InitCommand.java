@@ -1,0 +1,69 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.db.Database;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code bench-tpcc init}: schema and initial population. */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = {"Creates the TPC-C schema and loads warehouses 1..N (COPY on PostgreSQL, multi-row INSERT on CockroachDB).",
+                "Rerunning finishes a partial load and adds missing warehouses; loaded ones are kept."})
+public final class InitCommand implements Callable<Integer> {
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--warehouses", paramLabel = "N", defaultValue = "2",
+            description = "Warehouses to load; each is about 100 MB on disk (default: ${DEFAULT-VALUE}).")
+    int warehouses;
+
+    @Option(names = "--load-threads", paramLabel = "N",
+            description = "Warehouses loaded in parallel, one connection each (default: the number of CPUs).")
+    Integer loadThreads;
+
+    @Option(names = "--drop", description = "Drop the TPC-C tables first and load from scratch.")
+    boolean drop;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the generated data (default: random).")
+    Long seed;
+
+    @Override
+    public Integer call() {
+        if (warehouses < 1) {
+            throw new BadInputException("--warehouses must be at least 1 (got " + warehouses + ")");
+        }
+        int threads = loadThreads != null ? loadThreads : Runtime.getRuntime().availableProcessors();
+        if (threads < 1) {
+            throw new BadInputException("--load-threads must be at least 1 (got " + threads + ")");
+        }
+        try (Database db = connection.open(TpccDatabase.NAME, System.out)) {
+            load(db, warehouses, threads, drop, seed != null ? seed : System.nanoTime());
+        }
+        return ExitCode.OK;
+    }
+
+    static Loader.Outcome load(Database db, int warehouses, int threads, boolean drop, long seed) {
+        try {
+            if (drop) {
+                try (Connection c = db.settings().connectForAdmin()) {
+                    Schema.drop(c);
+                }
+                System.out.println("Dropped the TPC-C tables.");
+            }
+            return new Loader(db.settings(), Dialect.of(db), threads, seed, System.out).load(warehouses);
+        } catch (SQLException e) {
+            throw new RunFailedException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("load interrupted; run init again to finish it", e);
+        }
+    }
+}
