@@ -2,17 +2,42 @@ package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.WorkloadCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IExitCodeGenerator;
 
-/** The {@code bench-tpcc} command line. */
+/**
+ * The {@code bench-tpcc} command line. Without a subcommand it runs the default job: on the embedded
+ * PostgreSQL, load 2 warehouses if they are not there, run 60 s without waits, check, and report.
+ */
 @Command(name = "bench-tpcc", mixinStandardHelpOptions = true,
-        subcommands = {InitCommand.class},
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
-        description = "TPC-C-derived OLTP workload: tpmC, efficiency, latency percentiles, consistency checks and A/B experiments on server settings.",
-        footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
-public final class TpccCommand extends WorkloadCommand {
+        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
+        description = {"TPC-C-derived OLTP workload: tpmC, efficiency, latency percentiles, consistency checks and "
+                + "A/B experiments on server settings. (Not an audited TPC-C; TPC-C is a trademark of the TPC.)",
+                "Without a command: the default job, equivalent to 'bench-tpcc run " + TpccCommand.DEFAULT_JOB_TEXT + "'."},
+        footer = {"", "Typical use: init --warehouses 4, then run --duration 5m, then check.",
+                "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
+public final class TpccCommand extends WorkloadCommand implements IExitCodeGenerator {
+
+    static final List<String> DEFAULT_JOB = List.of("--init", "--warehouses", "2", "--duration", "60s");
+    static final String DEFAULT_JOB_TEXT = "--init --warehouses 2 --duration 60s";
+
+    private int exitCode;
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new TpccCommand(), args);
+    }
+
+    @Override
+    public void run() {
+        System.out.println("No command given: running the default job (bench-tpcc run " + DEFAULT_JOB_TEXT
+                + "); bench-tpcc --help lists the commands.");
+        exitCode = spec.commandLine().getSubcommands().get("run").execute(DEFAULT_JOB.toArray(String[]::new));
+    }
+
+    @Override
+    public int getExitCode() {
+        return exitCode;
     }
 }

@@ -106,4 +106,9 @@ public final class ConnectionOptions {
     public JdbcTarget target(Database db) {
         return JdbcTarget.of(db.settings(), pool, poolSize);
     }
+
+    /** @param isolation a {@code Connection.TRANSACTION_*} level every session runs at */
+    public JdbcTarget target(Database db, int isolation) {
+        return JdbcTarget.of(db.settings(), pool, poolSize, isolation);
+    }
 }

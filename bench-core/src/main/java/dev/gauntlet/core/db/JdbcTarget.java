@@ -20,19 +20,34 @@ public final class JdbcTarget implements Target<Connection> {
     /** How long a client may wait for a pooled connection before the attempt counts as a timeout. */
     public static final Duration POOL_WAIT_LIMIT = Duration.ofSeconds(30);
 
+    /** Leave the server's default isolation level alone. */
+    public static final int DEFAULT_ISOLATION = -1;
+
     private final ConnectionSettings settings;
     private final HikariDataSource pool;
+    private final int isolation;
 
-    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool) {
+    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation) {
         this.settings = settings;
         this.pool = pool;
+        this.isolation = isolation;
     }
 
     public static JdbcTarget direct(ConnectionSettings settings) {
-        return new JdbcTarget(settings, null);
+        return direct(settings, DEFAULT_ISOLATION);
+    }
+
+    /** @param isolation a {@code Connection.TRANSACTION_*} level, or {@link #DEFAULT_ISOLATION} */
+    public static JdbcTarget direct(ConnectionSettings settings, int isolation) {
+        return new JdbcTarget(settings, null, isolation);
     }
 
     public static JdbcTarget pooled(ConnectionSettings settings, int poolSize) {
+        return pooled(settings, poolSize, DEFAULT_ISOLATION);
+    }
+
+    /** @param isolation a {@code Connection.TRANSACTION_*} level, or {@link #DEFAULT_ISOLATION} */
+    public static JdbcTarget pooled(ConnectionSettings settings, int poolSize, int isolation) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("gauntlet");
         config.setJdbcUrl(settings.url());
@@ -49,11 +64,24 @@ public final class JdbcTarget implements Target<Connection> {
         config.setConnectionTimeout(POOL_WAIT_LIMIT.toMillis());
         // Start even if the database is briefly away; the run's error policy deals with it.
         config.setInitializationFailTimeout(-1);
-        return new JdbcTarget(settings, new HikariDataSource(config));
+        if (isolation != DEFAULT_ISOLATION) {
+            config.setTransactionIsolation(switch (isolation) {
+                case Connection.TRANSACTION_READ_UNCOMMITTED -> "TRANSACTION_READ_UNCOMMITTED";
+                case Connection.TRANSACTION_READ_COMMITTED -> "TRANSACTION_READ_COMMITTED";
+                case Connection.TRANSACTION_REPEATABLE_READ -> "TRANSACTION_REPEATABLE_READ";
+                case Connection.TRANSACTION_SERIALIZABLE -> "TRANSACTION_SERIALIZABLE";
+                default -> throw new IllegalArgumentException("unknown isolation level " + isolation);
+            });
+        }
+        return new JdbcTarget(settings, new HikariDataSource(config), isolation);
     }
 
     public static JdbcTarget of(ConnectionSettings settings, PoolMode mode, int poolSize) {
-        return mode == PoolMode.POOLED ? pooled(settings, poolSize) : direct(settings);
+        return of(settings, mode, poolSize, DEFAULT_ISOLATION);
+    }
+
+    public static JdbcTarget of(ConnectionSettings settings, PoolMode mode, int poolSize, int isolation) {
+        return mode == PoolMode.POOLED ? pooled(settings, poolSize, isolation) : direct(settings, isolation);
     }
 
     @Override
@@ -62,8 +90,16 @@ public final class JdbcTarget implements Target<Connection> {
             return pool.getConnection();
         }
         Connection c = settings.connect();
-        c.setAutoCommit(false);
-        return c;
+        try {
+            c.setAutoCommit(false);
+            if (isolation != DEFAULT_ISOLATION) {
+                c.setTransactionIsolation(isolation);
+            }
+            return c;
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
     }
 
     @Override

@@ -7,6 +7,8 @@ public record Interval(double t, double seconds, String phase, Map<String, Inter
                        long errors, long retries) {
 
     public Interval {
-        operations = operations == null ? Map.of() : Map.copyOf(operations);
+        // Keep the workload's order of operations (results and progress lines list them that way).
+        operations = operations == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(operations));
     }
 }

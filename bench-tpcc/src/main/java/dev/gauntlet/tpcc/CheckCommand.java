@@ -1,0 +1,99 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench-tpcc check}: the consistency conditions of clause 3.3.2 against a loaded (and possibly
+ * benchmarked) database, and optionally the transaction-mix audit of clause 9.2 against a run's result.
+ * It reads only; a failed condition is exit 1, so a script can gate on it after a run or a fault.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Checks the TPC-C consistency conditions (spec 3.3.2.1-3.3.2.12, as cockroach workload check tpcc) "
+                + "in one read-only snapshot.",
+                "3.3.2.6, 10 and 12 join per order or customer and run only with --expensive; 3.3.2.11 holds only "
+                        + "until the first transaction and is skipped once transactions have run.",
+                "Exit 0 when every check passes or is skipped, 1 when one fails."})
+public final class CheckCommand implements Callable<Integer> {
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--expensive",
+            description = "Also run the expensive checks (3.3.2.6, 3.3.2.10, 3.3.2.12): full joins of order_line "
+                    + "with order and customer; minutes on hundreds of warehouses.")
+    boolean expensive;
+
+    @Option(names = "--result", paramLabel = "FILE",
+            description = "Also audit the transaction mix of a run's result.json (spec 9.2); a run directory works too.")
+    Path result;
+
+    @Override
+    public Integer call() {
+        // Read the result first: a wrong path should not cost a database connection or a long check.
+        RunResult run = result != null ? ResultFile.read(result) : null;
+        List<Check> consistency;
+        try (Database db = connection.open(TpccDatabase.NAME, System.out);
+                Connection c = db.settings().connectForAdmin()) {
+            if (!Schema.exists(c)) {
+                throw new BadInputException("no TPC-C schema at " + Redaction.url(db.settings().url())
+                        + "; run init first");
+            }
+            System.out.println("Checking consistency in one snapshot" + (expensive ? ", expensive checks included"
+                    : " (expensive checks skipped; --expensive runs them)") + "...");
+            consistency = ConsistencyChecks.run(c, expensive);
+        } catch (SQLException e) {
+            throw new RunFailedException("consistency checks could not run: " + SqlStates.message(e), e);
+        }
+        List<Check> mix = run != null ? MixAudit.checks(run) : List.of();
+
+        List<Check> all = new ArrayList<>(consistency);
+        all.addAll(mix);
+        print(System.out, all);
+        System.out.println(summary("Consistency checks", consistency));
+        if (run != null) {
+            System.out.println(summary("Mix audit (" + result + ")", mix));
+        }
+        List<Check> failed = all.stream().filter(k -> k.status() == Check.Status.FAIL).toList();
+        if (!failed.isEmpty()) {
+            throw new RunFailedException((run != null ? "checks" : "consistency checks") + " failed: "
+                    + failed.stream().map(Check::name).collect(Collectors.joining("; ")));
+        }
+        return ExitCode.OK;
+    }
+
+    /** One aligned line per check: {@code PASS  3.3.2.1 w_ytd = sum(d_ytd) per warehouse  (detail)}. */
+    static void print(PrintStream out, List<Check> checks) {
+        int width = checks.stream().mapToInt(k -> k.name().length()).max().orElse(1);
+        for (Check k : checks) {
+            String detail = k.detail() == null || k.detail().isEmpty() ? "" : "  (" + k.detail() + ")";
+            out.println(String.format(Locale.ROOT, "%-4s  %-" + width + "s%s", k.status(), k.name(), detail).stripTrailing());
+        }
+    }
+
+    /** {@code Consistency checks: PASS} or {@code Consistency checks: FAIL (2 of 12 failed)}. */
+    static String summary(String what, List<Check> checks) {
+        long failed = checks.stream().filter(k -> k.status() == Check.Status.FAIL).count();
+        return failed == 0 ? what + ": PASS" : what + ": FAIL (" + failed + " of " + checks.size() + " failed)";
+    }
+}

@@ -1,0 +1,57 @@
+package dev.gauntlet.tpcc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How Payment and Order-Status pick their customer (clause 2.5.1.2, 2.6.1.2): 60% by last name, taking
+ * the one in the middle of those with that name ordered by first name, 40% by id.
+ */
+record CustomerChoice(int warehouse, int district, String lastName, int id) {
+
+    private static final String BY_LAST_NAME = "SELECT c_id FROM customer "
+            + "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first";
+
+    static CustomerChoice random(int warehouse, int district, NURandConstants constants, TpccRandom r) {
+        if (r.uniform(1, 100) <= 60) {
+            return new CustomerChoice(warehouse, district, r.lastName(constants), 0);
+        }
+        return new CustomerChoice(warehouse, district, null, r.customerId(constants));
+    }
+
+    boolean byLastName() {
+        return lastName != null;
+    }
+
+    /** The customer id: given, or looked up by name (one round trip). */
+    int resolve(Connection c) throws SQLException {
+        if (!byLastName()) {
+            return id;
+        }
+        List<Integer> ids = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(BY_LAST_NAME)) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setString(3, lastName);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getInt(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            throw new SQLException("no customer named " + lastName + " in district " + warehouse + "/" + district);
+        }
+        // Position n/2 rounded up, counting from 1.
+        return ids.get((ids.size() + 1) / 2 - 1);
+    }
+
+    @Override
+    public String toString() {
+        return warehouse + "/" + district + "/" + (byLastName() ? lastName : Integer.toString(id));
+    }
+}

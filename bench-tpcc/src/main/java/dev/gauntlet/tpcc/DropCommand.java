@@ -1,0 +1,31 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.SqlStates;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code bench-tpcc drop}: removes the TPC-C tables. */
+@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the nine TPC-C tables and the load record.")
+public final class DropCommand implements Callable<Integer> {
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Override
+    public Integer call() {
+        try (Database db = connection.open(TpccDatabase.NAME, System.out); Connection c = db.settings().connectForAdmin()) {
+            Schema.drop(c);
+            System.out.println("Dropped the TPC-C tables.");
+            return ExitCode.OK;
+        } catch (SQLException e) {
+            throw new RunFailedException("drop failed: " + SqlStates.message(e), e);
+        }
+    }
+}

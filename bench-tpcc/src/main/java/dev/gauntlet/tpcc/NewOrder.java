@@ -1,0 +1,216 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.metrics.Counters;
+import dev.gauntlet.core.run.Operation;
+import java.math.BigDecimal;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
+ * orders ending in an unused item id that rolls the whole transaction back. Six statements: the customer
+ * and warehouse in one read, the district's next order id, the order with its new_order row, the items,
+ * all stock rows in one UPDATE (in key order, so concurrent orders do not deadlock), all order lines in one
+ * INSERT.
+ */
+final class NewOrder implements Operation<Connection> {
+
+    static final String NAME = "newOrder";
+
+    record Line(int item, int supplyWarehouse, int quantity) {
+    }
+
+    private static final String CUSTOMER_AND_WAREHOUSE = "SELECT c_discount, c_last, c_credit, w_tax "
+            + "FROM customer JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+    private static final String NEXT_ORDER_ID = "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+            + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1";
+    private static final String INSERT_ORDER = "WITH o AS (INSERT INTO \"order\" "
+            + "(o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) "
+            + "VALUES (?, ?, ?, ?, now(), NULL, ?, ?) RETURNING o_id, o_d_id, o_w_id) "
+            + "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, o_d_id, o_w_id FROM o";
+    private static final String ITEMS = "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id = ANY (?)";
+    private static final String[] UPDATE_STOCK = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
+    private static final String INSERT_LINES = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, "
+            + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
+            + "SELECT ?, ?, ?, v.n, v.i, v.sw, NULL, v.q, v.a, v.dist "
+            + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[], ?::decimal[], ?::text[]) AS v(n, i, sw, q, a, dist)";
+
+    static {
+        for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
+            UPDATE_STOCK[d] = "UPDATE stock SET "
+                    + "s_quantity = CASE WHEN s_quantity >= v.q + 10 THEN s_quantity - v.q ELSE s_quantity - v.q + 91 END, "
+                    + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + v.remote "
+                    + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[]) AS v(i, w, q, remote) "
+                    + "WHERE s_i_id = v.i AND s_w_id = v.w "
+                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d", d);
+        }
+    }
+
+    private final int warehouse;
+    private final int district;
+    private final int customer;
+    private final Line[] lines;
+    private final boolean rollback;
+    private BigDecimal total;
+
+    NewOrder(int warehouse, int district, int customer, Line[] lines, boolean rollback) {
+        this.warehouse = warehouse;
+        this.district = district;
+        this.customer = customer;
+        this.lines = lines;
+        this.rollback = rollback;
+    }
+
+    /** Input per clause 2.4.1, lines sorted by (supply warehouse, item) so stock rows are locked in key order. */
+    static NewOrder random(Home home, TpccRandom r) {
+        int count = r.uniform(5, 15);
+        boolean rollback = r.uniform(1, 100) == 1;
+        Line[] lines = new Line[count];
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (int i = 0; i < count; i++) {
+            int supply = home.warehouses() > 1 && r.uniform(1, 100) == 1 ? home.remoteWarehouse(r) : home.warehouse();
+            int item;
+            do {
+                item = rollback && i == count - 1 ? Scale.UNUSED_ITEM_ID : r.itemId(home.constants());
+            } while (!seen.add((long) supply << 32 | item));
+            lines[i] = new Line(item, supply, r.uniform(1, 10));
+        }
+        Arrays.sort(lines, Comparator.comparingInt(Line::supplyWarehouse).thenComparingInt(Line::item));
+        // Clause 2.4.1.2: the district is drawn anew each time; only Stock-Level uses the terminal's own.
+        int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);
+        return new NewOrder(home.warehouse(), district, r.customerId(home.constants()), lines, rollback);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void execute(Connection c) throws SQLException {
+        BigDecimal discount;
+        BigDecimal warehouseTax;
+        try (PreparedStatement s = c.prepareStatement(CUSTOMER_AND_WAREHOUSE)) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setInt(3, customer);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("customer " + warehouse + "/" + district + "/" + customer + " not found");
+                }
+                discount = rs.getBigDecimal(1);
+                warehouseTax = rs.getBigDecimal(4);
+            }
+        }
+        BigDecimal districtTax;
+        int orderId;
+        try (PreparedStatement s = c.prepareStatement(NEXT_ORDER_ID)) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("district " + warehouse + "/" + district + " not found");
+                }
+                districtTax = rs.getBigDecimal(1);
+                orderId = rs.getInt(2);
+            }
+        }
+        boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
+        try (PreparedStatement s = c.prepareStatement(INSERT_ORDER)) {
+            s.setInt(1, orderId);
+            s.setInt(2, district);
+            s.setInt(3, warehouse);
+            s.setInt(4, customer);
+            s.setInt(5, lines.length);
+            s.setInt(6, allLocal ? 1 : 0);
+            s.executeUpdate();
+        }
+        Map<Integer, BigDecimal> prices = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(ITEMS)) {
+            s.setArray(1, ints(c, Line::item));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    prices.put(rs.getInt(1), rs.getBigDecimal(2));
+                }
+            }
+        }
+        if (Arrays.stream(lines).anyMatch(l -> !prices.containsKey(l.item()))) {
+            // Clause 2.4.2.3: an unused item id rolls the whole order back; not an error.
+            c.rollback();
+            return;
+        }
+        Map<Long, String> distInfo = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(UPDATE_STOCK[district])) {
+            s.setArray(1, ints(c, Line::item));
+            s.setArray(2, ints(c, Line::supplyWarehouse));
+            s.setArray(3, ints(c, Line::quantity));
+            s.setArray(4, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    distInfo.put((long) rs.getInt(2) << 32 | rs.getInt(1), rs.getString(3));
+                }
+            }
+        }
+        Integer[] numbers = new Integer[lines.length];
+        BigDecimal[] amounts = new BigDecimal[lines.length];
+        String[] dists = new String[lines.length];
+        BigDecimal sum = BigDecimal.ZERO;
+        for (int i = 0; i < lines.length; i++) {
+            Line l = lines[i];
+            numbers[i] = i + 1;
+            amounts[i] = prices.get(l.item()).multiply(BigDecimal.valueOf(l.quantity()));
+            sum = sum.add(amounts[i]);
+            dists[i] = distInfo.get((long) l.supplyWarehouse() << 32 | l.item());
+            if (dists[i] == null) {
+                throw new SQLException("stock row " + l.supplyWarehouse() + "/" + l.item() + " not found");
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement(INSERT_LINES)) {
+            s.setInt(1, orderId);
+            s.setInt(2, district);
+            s.setInt(3, warehouse);
+            s.setArray(4, c.createArrayOf("int4", numbers));
+            s.setArray(5, ints(c, Line::item));
+            s.setArray(6, ints(c, Line::supplyWarehouse));
+            s.setArray(7, ints(c, Line::quantity));
+            s.setArray(8, c.createArrayOf("numeric", amounts));
+            s.setArray(9, c.createArrayOf("text", dists));
+            s.executeUpdate();
+        }
+        // The total the terminal would show (clause 2.4.2.2): kept so the figures read above are used as specified.
+        total = sum.multiply(BigDecimal.ONE.subtract(discount)).multiply(BigDecimal.ONE.add(warehouseTax).add(districtTax));
+    }
+
+    private Array ints(Connection c, java.util.function.ToIntFunction<Line> field) throws SQLException {
+        Integer[] values = new Integer[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            values[i] = field.applyAsInt(lines[i]);
+        }
+        return c.createArrayOf("int4", values);
+    }
+
+    @Override
+    public void committed(Counters counters) {
+        if (rollback) {
+            counters.add("rolledBack", 1);
+            return;
+        }
+        counters.add("orderLines", lines.length);
+        counters.add("remoteOrderLines", Arrays.stream(lines).filter(l -> l.supplyWarehouse() != warehouse).count());
+    }
+
+    boolean rollsBack() {
+        return rollback;
+    }
+
+    BigDecimal total() {
+        return total;
+    }
+}

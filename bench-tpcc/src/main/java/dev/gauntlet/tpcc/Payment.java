@@ -1,0 +1,117 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.metrics.Counters;
+import dev.gauntlet.core.run.Operation;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The Payment transaction (clause 2.5): 15% of customers pay at a remote warehouse, 60% are found by last
+ * name. Three statements: warehouse and district year-to-date in one, the customer lookup by name when
+ * needed, and the customer update together with the history row.
+ */
+final class Payment implements Operation<Connection> {
+
+    static final String NAME = "payment";
+
+    private static final String WAREHOUSE_AND_DISTRICT = "WITH w AS (UPDATE warehouse SET w_ytd = w_ytd + ? "
+            + "WHERE w_id = ? RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
+            + "d AS (UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ? "
+            + "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip) "
+            + "SELECT w_name, d_name FROM w, d";
+    private static final String UPDATE_CUSTOMER = "WITH c AS (UPDATE customer SET c_balance = c_balance - ?, "
+            + "c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1, "
+            + "c_data = CASE WHEN c_credit = 'BC' THEN substr(? || c_data, 1, 500) ELSE c_data END "
+            + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? RETURNING c_first, c_middle, c_last, c_street_1, "
+            + "c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance), "
+            + "h AS (INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
+            + "VALUES (?, ?, ?, ?, ?, now(), ?, ?) RETURNING h_c_id) "
+            + "SELECT c_credit, c_balance FROM c, h";
+
+    private final int warehouse;
+    private final int district;
+    private final CustomerChoice customer;
+    private final BigDecimal amount;
+
+    Payment(int warehouse, int district, CustomerChoice customer, BigDecimal amount) {
+        this.warehouse = warehouse;
+        this.district = district;
+        this.customer = customer;
+        this.amount = amount;
+    }
+
+    /** Input per clause 2.5.1. */
+    static Payment random(Home home, TpccRandom r) {
+        boolean remote = home.warehouses() > 1 && r.uniform(1, 100) <= 15;
+        int customerWarehouse = remote ? home.remoteWarehouse(r) : home.warehouse();
+        int customerDistrict = remote ? r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE) : home.district();
+        int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);
+        if (!remote) {
+            customerDistrict = district;
+        }
+        return new Payment(home.warehouse(), district,
+                CustomerChoice.random(customerWarehouse, customerDistrict, home.constants(), r),
+                BigDecimal.valueOf(r.cents(100, 5000_00), 2));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void execute(Connection c) throws SQLException {
+        String warehouseName;
+        String districtName;
+        try (PreparedStatement s = c.prepareStatement(WAREHOUSE_AND_DISTRICT)) {
+            s.setBigDecimal(1, amount);
+            s.setInt(2, warehouse);
+            s.setBigDecimal(3, amount);
+            s.setInt(4, warehouse);
+            s.setInt(5, district);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("district " + warehouse + "/" + district + " not found");
+                }
+                warehouseName = rs.getString(1);
+                districtName = rs.getString(2);
+            }
+        }
+        int customerId = customer.resolve(c);
+        try (PreparedStatement s = c.prepareStatement(UPDATE_CUSTOMER)) {
+            int i = 0;
+            s.setBigDecimal(++i, amount);
+            s.setBigDecimal(++i, amount);
+            s.setString(++i, customerId + " " + customer.district() + " " + customer.warehouse() + " " + district
+                    + " " + warehouse + " " + amount + " | ");
+            s.setInt(++i, customer.warehouse());
+            s.setInt(++i, customer.district());
+            s.setInt(++i, customerId);
+            s.setInt(++i, customerId);
+            s.setInt(++i, customer.district());
+            s.setInt(++i, customer.warehouse());
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setBigDecimal(++i, amount);
+            s.setString(++i, warehouseName.strip() + "    " + districtName.strip());
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("customer " + customer + " not found");
+                }
+            }
+        }
+    }
+
+    @Override
+    public void committed(Counters counters) {
+        if (customer.byLastName()) {
+            counters.add("byLastName", 1);
+        }
+        if (customer.warehouse() != warehouse) {
+            counters.add("remote", 1);
+        }
+    }
+}

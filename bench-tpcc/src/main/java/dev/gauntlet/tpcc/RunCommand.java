@@ -1,0 +1,349 @@
+package dev.gauntlet.tpcc;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.Benchmark;
+import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.cli.OutputDirectory;
+import dev.gauntlet.core.cli.Provenance;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.cli.RunOptions;
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.report.Comparison;
+import dev.gauntlet.core.report.LabelledRun;
+import dev.gauntlet.core.result.AtomicFiles;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.RunPlan;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code bench-tpcc run}: the workload, once or as an A/B experiment over server settings. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the TPC-C-derived mix against loaded warehouses and reports tpmC, efficiency, "
+                + "per-transaction latency and audit checks.",
+                "Without --wait, --clients terminals run back to back (throughput test; efficiency can exceed 100%). "
+                        + "With --wait, 10 terminals per active warehouse key and think as the spec says.",
+                "With --variant or --experiment, each variant runs in turn with identical parameters and a "
+                        + "comparison report (Metric | A | B | Change | Winner) is written."},
+        footer = {"", "Examples:",
+                "  bench-tpcc run --warehouses 4 --clients 8 --duration 60s",
+                "  bench-tpcc run --wait --active-warehouses 2 --duration 10m --warmup 1m",
+                "  bench-tpcc run --experiment experiments/postgres-synchronous-commit.exp --duration 60s",
+                "  bench-tpcc run --variant base= --variant group='ALTER SYSTEM SET commit_delay = 1000; SELECT pg_reload_conf()'"})
+public final class RunCommand implements Callable<Integer> {
+
+    @Mixin
+    ConnectionOptions connection;
+    @Mixin
+    RunOptions options;
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--warehouses", paramLabel = "N",
+            description = "Warehouses in the data; remote warehouses are drawn from all of them (default: all loaded; with --init: 2).")
+    Integer warehouses;
+
+    @Option(names = "--active-warehouses", paramLabel = "N",
+            description = "Warehouses that have terminals (default: --warehouses).")
+    Integer activeWarehouses;
+
+    @Option(names = "--wait",
+            description = "Keying and think times on: 10 terminals per active warehouse (--clients is then not allowed).")
+    boolean waits;
+
+    @Option(names = "--isolation", paramLabel = "LEVEL", converter = IsolationConverter.class,
+            description = {"read-committed | repeatable-read | serializable.",
+                    "Default: read-committed on PostgreSQL (every write is an atomic update of the row it reads, "
+                            + "so the checks hold without serialization failures), serializable on CockroachDB."})
+    Isolation isolation;
+
+    @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet.")
+    boolean init;
+
+    @Option(names = "--variant", paramLabel = "NAME=SQL",
+            description = "A variant of an A/B experiment: its name and the SQL (';'-separated, auto-commit) that sets the server up. Repeat for each variant.")
+    List<String> variantArgs = new ArrayList<>();
+
+    @Option(names = "--experiment", paramLabel = "FILE",
+            description = "An experiment file: 'title:', 'variant NAME = SQL' lines and an optional 'restore = SQL' (see experiments/).")
+    Path experimentFile;
+
+    @Option(names = "--reload",
+            description = "Experiments: drop and reload the data before each variant, so every variant starts from identical data.")
+    boolean reload;
+
+    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "5",
+            description = "Experiments: differences below this are called Equal (default: ${DEFAULT-VALUE}%%).")
+    double threshold;
+
+    @Option(names = "--check", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Run the consistency checks after the run (default: on; --no-check skips them).")
+    boolean check;
+
+    @Option(names = "--expensive-checks", description = "Also run the expensive consistency checks 3.3.2.6, .10 and .12.")
+    boolean expensiveChecks;
+
+    /** Everything fixed before the first run, shared by every variant. */
+    private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation, RunPlan plan,
+                         int lastNameConstant) {
+    }
+
+    @Override
+    public Integer call() {
+        Experiment experiment = experiment();
+        RunPlan plan = plan();
+        Path out = OutputDirectory.check(options.out() != null ? options.out()
+                : OutputDirectory.defaultFor("tpcc", experiment == null ? null : "experiment"));
+        try (Database db = connection.open(TpccDatabase.NAME, System.out)) {
+            Setup setup = setup(db, plan);
+            if (experiment == null) {
+                RunResult r = runOnce(setup, null, out);
+                return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
+            }
+            return runExperiment(setup, experiment, out);
+        }
+    }
+
+    private Experiment experiment() {
+        if (experimentFile != null && !variantArgs.isEmpty()) {
+            throw new BadInputException("give either --experiment or --variant, not both");
+        }
+        if (reload && experimentFile == null && variantArgs.isEmpty()) {
+            throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
+        }
+        try {
+            if (experimentFile != null) {
+                return Experiment.read(experimentFile);
+            }
+            if (variantArgs.isEmpty()) {
+                return null;
+            }
+            if (variantArgs.size() < 2) {
+                throw new BadInputException("an experiment needs at least two --variant options (got one)");
+            }
+            return new Experiment("variants", variantArgs.stream().map(Variant::parse).toList(), List.of());
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage(), e);
+        }
+    }
+
+    private RunPlan plan() {
+        if (warehouses != null && warehouses < 1) {
+            throw new BadInputException("--warehouses must be at least 1 (got " + warehouses + ")");
+        }
+        if (activeWarehouses != null && activeWarehouses < 1) {
+            throw new BadInputException("--active-warehouses must be at least 1 (got " + activeWarehouses + ")");
+        }
+        if (waits && spec.commandLine().getParseResult().hasMatchedOption("--clients")) {
+            throw new BadInputException("--wait runs 10 terminals per active warehouse; leave out --clients "
+                    + "(use --active-warehouses to change the number of terminals)");
+        }
+        if (threshold < 0) {
+            throw new BadInputException("--threshold must not be negative");
+        }
+        return options.plan();
+    }
+
+    private Setup setup(Database db, RunPlan plan) {
+        Dialect dialect = Dialect.of(db);
+        if (init) {
+            InitCommand.load(db, warehouses != null ? warehouses : 2, Runtime.getRuntime().availableProcessors(),
+                    false, plan.seed());
+        }
+        LoadRecord load = loadRecord(db);
+        int loaded = load.warehouses();
+        if (loaded == 0) {
+            throw new BadInputException("no warehouse is fully loaded at " + Redaction.url(db.settings().url())
+                    + "; run init first");
+        }
+        int w = warehouses != null ? warehouses : loaded;
+        if (w > loaded) {
+            throw new BadInputException("--warehouses " + w + " but only " + loaded
+                    + " are loaded; run init --warehouses " + w + " (or run --init)");
+        }
+        int active = activeWarehouses != null ? activeWarehouses : w;
+        if (active > w) {
+            throw new BadInputException("--active-warehouses " + active + " is more than the " + w + " warehouses");
+        }
+        if (waits) {
+            plan = new RunPlan(active * Scale.TERMINALS_PER_WAREHOUSE,
+                    spec.commandLine().getParseResult().hasMatchedOption("--workers") ? plan.workers()
+                            : Math.min(active * Scale.TERMINALS_PER_WAREHOUSE, 64),
+                    plan.duration(), plan.iterations(), plan.warmup(), plan.ramp(), plan.rate(), plan.reportEvery(),
+                    plan.maxAttempts(), plan.seed());
+        }
+        Isolation iso = isolation != null ? isolation : dialect.defaultIsolation();
+        return new Setup(db, dialect, w, active, iso, plan, load.lastNameConstant());
+    }
+
+    private static LoadRecord loadRecord(Database db) {
+        try (Connection c = db.settings().connectForAdmin()) {
+            if (!Schema.exists(c)) {
+                throw new BadInputException("no TPC-C schema at " + Redaction.url(db.settings().url())
+                        + "; run init first");
+            }
+            return LoadRecord.read(c);
+        } catch (SQLException e) {
+            throw new RunFailedException("cannot read the TPC-C load record: " + SqlStates.message(e), e);
+        }
+    }
+
+    private RunResult runOnce(Setup s, String variant, Path out) {
+        NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
+        TpccWorkload workload = new TpccWorkload(s.warehouses(), s.active(), constants, waits);
+        ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("warehouses", s.warehouses());
+        parameters.put("activeWarehouses", s.active());
+        parameters.put("terminals", waits ? "keying and think times" : "no wait");
+        parameters.put("isolation", s.isolation().label());
+        parameters.put("pool", connection.pool().name().toLowerCase(java.util.Locale.ROOT));
+        if (connection.pool() == dev.gauntlet.core.db.PoolMode.POOLED) {
+            parameters.put("poolSize", connection.poolSize());
+        }
+        parameters.put("dialect", s.dialect().product());
+        parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
+        if (s.plan().warmup().isZero()) {
+            serverCount.startNow();
+        }
+        try (JdbcTarget target = connection.target(s.db(), s.isolation().jdbcLevel())) {
+            return new Benchmark("bench-tpcc", "tpcc", spec.commandLine().getParseResult().originalArgs(), System.out)
+                    .run(new Benchmark.Spec<>(s.plan(), workload, target, variant, parameters,
+                            Provenance.environment(s.db().version(), s.db().settings().url()), out,
+                            r -> finish(r, s, serverCount), serverCount));
+        }
+    }
+
+    private RunResult finish(RunResult r, Setup s, ServerNewOrders serverCount) {
+        List<Check> checks = new ArrayList<>(TpccFigures.responseTimeLimits(r));
+        checks.addAll(MixAudit.checks(r));
+        if (check) {
+            System.out.println("Running the consistency checks" + (expensiveChecks ? " (with the expensive ones)" : "")
+                    + "... (--no-check skips them)");
+            checks.addAll(consistency(s.db()));
+        }
+        return r.withMetricsAndChecks(TpccFigures.metrics(r, s.active(), serverCount.delta()), checks);
+    }
+
+    private List<Check> consistency(Database db) {
+        try (Connection c = db.settings().connectForAdmin()) {
+            return ConsistencyChecks.run(c, expensiveChecks);
+        } catch (SQLException e) {
+            return List.of(Check.fail("3.3.2 consistency checks", "could not run: " + SqlStates.message(e)));
+        }
+    }
+
+    private int runExperiment(Setup s, Experiment experiment, Path out) {
+        List<LabelledRun> runs = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        System.out.println("Experiment: " + experiment.title() + " (" + experiment.variants().size() + " variants: "
+                + String.join(", ", experiment.variants().stream().map(Variant::name).toList()) + ")");
+        try {
+            int i = 0;
+            for (Variant v : experiment.variants()) {
+                i++;
+                System.out.println();
+                System.out.println("=== Variant " + i + " of " + experiment.variants().size() + ": " + v.name()
+                        + (v.statements().isEmpty() ? " (no SQL)" : ": " + String.join("; ", v.statements())));
+                try {
+                    execute(s.db(), v.statements());
+                } catch (SQLException e) {
+                    String why = v.name() + ": its SQL failed: " + SqlStates.message(e);
+                    System.out.println("Variant " + why + "; skipping it");
+                    failures.add(why);
+                    continue;
+                }
+                if (reload) {
+                    InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
+                            s.plan().seed());
+                }
+                try {
+                    RunResult r = runOnce(s, v.name(), out.resolve(v.name()));
+                    runs.add(new LabelledRun(v.name(), out.resolve(v.name()).toString(), r));
+                } catch (RunFailedException e) {
+                    failures.add(v.name() + ": " + e.getMessage());
+                }
+            }
+        } finally {
+            if (!experiment.restore().isEmpty()) {
+                try {
+                    execute(s.db(), experiment.restore());
+                    System.out.println("Restored: " + String.join("; ", experiment.restore()));
+                } catch (SQLException e) {
+                    System.out.println("warning: restore failed, the server keeps the last variant's settings: "
+                            + SqlStates.message(e));
+                }
+            }
+        }
+        return compare(experiment, runs, failures, out);
+    }
+
+    private int compare(Experiment experiment, List<LabelledRun> runs, List<String> failures, Path out) {
+        StringBuilder md = new StringBuilder();
+        if (runs.size() >= 2) {
+            md.append(Comparison.compareLabelled(runs, threshold).markdown());
+        } else {
+            md.append("# Experiment: ").append(experiment.title()).append("\n\nFewer than two variants completed, "
+                    + "so there is nothing to compare.\n");
+        }
+        md.append("\n## Experiment\n\n").append(experiment.title()).append("\n\n");
+        for (Variant v : experiment.variants()) {
+            md.append("- `").append(v.name()).append("`: ")
+                    .append(v.statements().isEmpty() ? "no SQL" : "`" + String.join("; ", v.statements()) + "`")
+                    .append('\n');
+        }
+        if (!experiment.restore().isEmpty()) {
+            md.append("- afterwards: `").append(String.join("; ", experiment.restore())).append("`\n");
+        }
+        md.append(reload ? "\nThe data was reloaded before each variant.\n"
+                : "\nThe variants ran one after another on the same data (not reloaded).\n");
+        if (!failures.isEmpty()) {
+            md.append("\n## Variants that failed\n\n");
+            failures.forEach(f -> md.append("- ").append(f).append('\n'));
+        }
+        Path file = out.resolve("comparison.md");
+        try {
+            OutputDirectory.create(out);
+            AtomicFiles.writeString(file, md.toString());
+        } catch (IOException e) {
+            throw new RunFailedException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        System.out.println();
+        System.out.print(md);
+        System.out.println();
+        System.out.println("Comparison: " + file);
+        if (!failures.isEmpty()) {
+            throw new RunFailedException(failures.size() + " variant(s) failed: " + String.join("; ", failures));
+        }
+        return runs.stream().anyMatch(r -> r.result().checkStatus() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    private static void execute(Database db, List<String> statements) throws SQLException {
+        if (statements.isEmpty()) {
+            return;
+        }
+        try (Connection c = db.settings().connectForAdmin(); Statement st = c.createStatement()) {
+            c.setAutoCommit(true);
+            for (String sql : statements) {
+                st.execute(sql);
+            }
+        }
+    }
+}
