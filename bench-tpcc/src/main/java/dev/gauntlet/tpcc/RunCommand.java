@@ -17,6 +17,7 @@ import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -209,6 +210,7 @@ public final class RunCommand implements Callable<Integer> {
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
         TpccWorkload workload = new TpccWorkload(s.warehouses(), s.active(), constants, waits);
         ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
+        DriverCpu cpu = new DriverCpu();
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("warehouses", s.warehouses());
         parameters.put("activeWarehouses", s.active());
@@ -222,16 +224,17 @@ public final class RunCommand implements Callable<Integer> {
         parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
         if (s.plan().warmup().isZero()) {
             serverCount.startNow();
+            cpu.startNow();
         }
         try (JdbcTarget target = connection.target(s.db(), s.isolation().jdbcLevel())) {
             return new Benchmark("bench-tpcc", "tpcc", spec.commandLine().getParseResult().originalArgs(), System.out)
                     .run(new Benchmark.Spec<>(s.plan(), workload, target, variant, parameters,
                             Provenance.environment(s.db().version(), s.db().settings().url()), out,
-                            r -> finish(r, s, serverCount), serverCount));
+                            r -> finish(r, s, serverCount, cpu), RunListener.both(serverCount, cpu)));
         }
     }
 
-    private RunResult finish(RunResult r, Setup s, ServerNewOrders serverCount) {
+    private RunResult finish(RunResult r, Setup s, ServerNewOrders serverCount, DriverCpu cpu) {
         List<Check> checks = new ArrayList<>(TpccFigures.responseTimeLimits(r));
         checks.addAll(MixAudit.checks(r));
         if (check) {
@@ -239,7 +242,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "... (--no-check skips them)");
             checks.addAll(consistency(s.db()));
         }
-        return r.withMetricsAndChecks(TpccFigures.metrics(r, s.active(), serverCount.delta()), checks);
+        Map<String, Double> metrics = TpccFigures.metrics(r, s.active(), serverCount.delta());
+        long transactions = r.totalCount();
+        if (cpu.seconds() != null && transactions > 0) {
+            metrics.put("driverCpuPerTransactionMs", cpu.seconds() * 1000 / transactions);
+        }
+        return r.withMetricsAndChecks(metrics, checks);
     }
 
     private List<Check> consistency(Database db) {

@@ -11,9 +11,9 @@ import java.util.List;
 public record Variant(String name, List<String> statements) {
 
     public Variant {
-        if (name == null || !name.matches("[A-Za-z0-9._=-]+")) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("variant name '" + name
-                    + "' must be letters, digits, '.', '_', '-' or '=' (it names a directory)");
+                    + "' must be letters, digits, '.', '_' or '-' (it names a directory)");
         }
         statements = List.copyOf(statements);
     }

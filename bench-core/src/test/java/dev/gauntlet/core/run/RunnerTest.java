@@ -128,6 +128,48 @@ class RunnerTest {
     }
 
     @Test
+    void countersCountCommittedOperationsOnceAndOnlyWhenMeasured() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        // Every other attempt fails with a retryable error: its counts must not land.
+        Operation<Integer> flaky = new Operation<>() {
+            @Override
+            public String name() {
+                return "op";
+            }
+
+            @Override
+            public void execute(Integer session) throws Exception {
+                Thread.sleep(1);
+                if (attempts.incrementAndGet() % 2 == 0) {
+                    throw new TestFailure(Failure.Kind.RETRY);
+                }
+            }
+
+            @Override
+            public void committed(dev.gauntlet.core.metrics.Counters counters) {
+                counters.add("lines", 10);
+                counters.add("orders", 1);
+            }
+        };
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(400)).withReportEvery(Duration.ofMillis(100));
+        RunRecord r = run(plan, workload(() -> Step.now(flaky)), new CountingTarget(false));
+        OperationResult op = op(r);
+        assertTrue(op.count() > 0 && op.retries() > 0, "operations committed and some were retried");
+        assertEquals(op.count(), op.counter("orders"), "one count per committed operation, none per failed attempt");
+        assertEquals(10 * op.count(), op.counter("lines"));
+        assertEquals(0, op.counter("absent"));
+
+        // With a warm-up, what committed before it ended is not counted (give or take the operations in
+        // flight at the boundary, which may land on either side).
+        attempts.set(0);
+        RunRecord warm = run(plan.withWarmup(Duration.ofMillis(300)), workload(() -> Step.now(flaky)),
+                new CountingTarget(false));
+        OperationResult w = op(warm);
+        assertTrue(Math.abs(w.counter("orders") - w.count()) <= 2,
+                "warm-up commits excluded: " + w.counter("orders") + " counted for " + w.count() + " measured");
+    }
+
+    @Test
     void retriesAreCappedAndThenCountedAsErrors() throws Exception {
         Operation<Integer> hopeless = Operation.of("op", s -> {
             throw new TestFailure(Failure.Kind.RETRY);

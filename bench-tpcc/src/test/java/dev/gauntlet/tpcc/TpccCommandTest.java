@@ -1,0 +1,182 @@
+package dev.gauntlet.tpcc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.cli.GauntletCommandLine;
+import dev.gauntlet.core.db.ConnectionSettings;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.testing.PostgresExtension;
+import dev.gauntlet.core.testing.TestDatabase;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The commands end to end against a real PostgreSQL with two loaded warehouses. */
+@ExtendWith(PostgresExtension.class)
+class TpccCommandTest {
+
+    static TestDatabase db;
+    static TestDatabase empty;
+
+    @BeforeAll
+    static void load(TestDatabase server) {
+        db = server.freshDatabase("tpcc_commands");
+        empty = server.freshDatabase("tpcc_empty");
+        Outcome init = tpcc(db, "init", "--warehouses", "2", "--seed", "1");
+        assertEquals(0, init.code, init.err);
+    }
+
+    record Outcome(int code, String err) {
+    }
+
+    static Outcome tpcc(TestDatabase target, String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command, "--url", target.jdbcUrl(), "--user", target.user()));
+        if (target.password() != null) {
+            all.add("--password=" + target.password());
+        }
+        all.addAll(List.of(args));
+        StringWriter err = new StringWriter();
+        CommandLine cli = GauntletCommandLine.create(new TpccCommand());
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(all.toArray(String[]::new));
+        return new Outcome(code, err.toString());
+    }
+
+    private static Map<String, Long> counts(Connection c) throws Exception {
+        Map<String, Long> m = new HashMap<>();
+        try (Statement s = c.createStatement()) {
+            for (String q : List.of("SELECT count(*) FROM \"order\"", "SELECT count(*) FROM new_order",
+                    "SELECT count(*) FROM order_line", "SELECT sum(d_next_o_id) FROM district",
+                    "SELECT sum(s_order_cnt) FROM stock")) {
+                try (ResultSet rs = s.executeQuery(q)) {
+                    rs.next();
+                    m.put(q, rs.getLong(1));
+                }
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void aRolledBackNewOrderLeavesNoTraceAndACommittedOneLeavesExactlyItsRows() throws Exception {
+        ConnectionSettings settings = new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
+        try (JdbcTarget target = JdbcTarget.direct(settings); Connection c = target.open()) {
+            Map<String, Long> before = counts(c);
+            c.commit();
+            NewOrder rollback = new NewOrder(1, 3, 7, new NewOrder.Line[] {
+                    new NewOrder.Line(5, 1, 3), new NewOrder.Line(Scale.UNUSED_ITEM_ID, 1, 1)}, true);
+            target.transact(c, rollback);
+            assertEquals(before, counts(c), "the unused item rolled everything back");
+            c.commit();
+            Map<String, Long> counted = new HashMap<>();
+            rollback.committed((name, n) -> counted.merge(name, n, Long::sum));
+            assertEquals(Map.of("rolledBack", 1L), counted);
+
+            NewOrder ok = new NewOrder(1, 3, 7, new NewOrder.Line[] {
+                    new NewOrder.Line(5, 1, 3), new NewOrder.Line(9, 2, 1)}, false);
+            target.transact(c, ok);
+            Map<String, Long> after = counts(c);
+            c.commit();
+            assertEquals(before.get("SELECT count(*) FROM \"order\"") + 1, after.get("SELECT count(*) FROM \"order\""));
+            assertEquals(before.get("SELECT count(*) FROM new_order") + 1, after.get("SELECT count(*) FROM new_order"));
+            assertEquals(before.get("SELECT count(*) FROM order_line") + 2, after.get("SELECT count(*) FROM order_line"));
+            assertEquals(before.get("SELECT sum(d_next_o_id) FROM district") + 1,
+                    after.get("SELECT sum(d_next_o_id) FROM district"));
+            assertEquals(before.get("SELECT sum(s_order_cnt) FROM stock") + 2, after.get("SELECT sum(s_order_cnt) FROM stock"));
+            counted.clear();
+            ok.committed((name, n) -> counted.merge(name, n, Long::sum));
+            assertEquals(Map.of("orderLines", 2L, "remoteOrderLines", 1L), counted);
+        }
+    }
+
+    @Test
+    void aShortRunKeepsEveryConsistencyCheckPassingAndCountsNewOrdersOnBothSides(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Outcome run = tpcc(db, "run", "--duration", "4s", "--clients", "4", "--report-every", "2s",
+                "--expensive-checks", "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+        List<Check> failed = r.checks().stream().filter(c -> c.status() == Check.Status.FAIL).toList();
+        assertTrue(failed.isEmpty(), "failed: " + failed);
+        for (String n : List.of("3.3.2.1 ", "3.3.2.6 ", "3.3.2.10 ", "3.3.2.12 ")) {
+            assertTrue(r.checks().stream().anyMatch(c -> c.name().startsWith(n) && c.status() == Check.Status.PASS),
+                    n + "passed");
+        }
+        assertTrue(r.metrics().get("tpmC") > 0);
+        assertEquals(r.metrics().get("tpmC"), r.metrics().get("serverTpmC"), 1e-9,
+                "committed New-Orders counted by the client and by the server agree");
+        assertEquals(2, ((Number) r.parameters().get("warehouses")).intValue());
+        assertEquals("read-committed", r.parameters().get("isolation"));
+        assertEquals(List.of("newOrder", "payment", "orderStatus", "delivery", "stockLevel"),
+                r.operations().stream().map(o -> o.name()).toList());
+        assertTrue(r.operation("newOrder").orElseThrow().counter("orderLines") > 0);
+        assertTrue(Files.exists(out.resolve("report.md")));
+    }
+
+    @Test
+    void anExperimentComparesItsVariantsAndReportsTheOneWhoseSqlFailed(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("ab");
+        Outcome run = tpcc(db, "run", "--duration", "2s", "--clients", "2", "--no-check",
+                "--variant", "a=", "--variant", "b=SET application_name = 'gauntlet-b'",
+                "--variant", "broken=SELECT * FROM no_such_table", "--out", out.toString());
+        assertEquals(1, run.code, "a failed variant makes the experiment exit 1");
+        assertTrue(run.err.contains("broken"), run.err);
+        String md = Files.readString(out.resolve("comparison.md"));
+        assertTrue(md.contains("| Metric"), md);
+        assertTrue(md.contains("tpmC"), md);
+        assertTrue(md.contains("`a`") && md.contains("`b`"), md);
+        assertTrue(md.contains("broken: its SQL failed"), md);
+        assertNotNull(ResultFile.read(out.resolve("a").resolve(ResultFile.NAME)));
+        assertNotNull(ResultFile.read(out.resolve("b").resolve(ResultFile.NAME)));
+        assertFalse(Files.exists(out.resolve("broken")), "nothing written for a variant that never ran");
+    }
+
+    @Test
+    void runBeforeInitSaysSo() {
+        Outcome run = tpcc(empty, "run", "--duration", "1s");
+        assertEquals(2, run.code);
+        assertTrue(run.err.contains("no TPC-C schema at") && run.err.contains("run init first"), run.err);
+        assertEquals(1, run.err.strip().lines().count(), run.err);
+    }
+
+    @Test
+    void impossibleWarehouseCountsAreBadInput() {
+        Outcome tooMany = tpcc(db, "run", "--active-warehouses", "3", "--duration", "1s");
+        assertEquals(2, tooMany.code);
+        assertTrue(tooMany.err.contains("--active-warehouses 3 is more than the 2 warehouses"), tooMany.err);
+        Outcome notLoaded = tpcc(db, "run", "--warehouses", "5", "--duration", "1s");
+        assertEquals(2, notLoaded.code);
+        assertTrue(notLoaded.err.contains("only 2 are loaded"), notLoaded.err);
+        assertEquals(2, tpcc(db, "init", "--warehouses", "0").code);
+        assertEquals(2, tpcc(db, "run", "--warehouses", "0").code);
+        Outcome waitWithClients = tpcc(db, "run", "--wait", "--clients", "3", "--duration", "1s");
+        assertEquals(2, waitWithClients.code);
+        assertTrue(waitWithClients.err.contains("--wait"), waitWithClients.err);
+        assertEquals(2, tpcc(db, "run", "--isolation", "snapshot").code);
+    }
+
+    @Test
+    void initIsIdempotent() {
+        Outcome again = tpcc(db, "init", "--warehouses", "2");
+        assertEquals(0, again.code, again.err);
+    }
+}
