@@ -15,10 +15,10 @@ import java.util.Map;
 
 /**
  * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
- * orders ending in an unused item id that rolls the whole transaction back. Six statements: the customer
- * and warehouse in one read, the district's next order id, the order with its new_order row, the items,
- * all stock rows in one UPDATE (in key order, so concurrent orders do not deadlock), all order lines in one
- * INSERT.
+ * orders ending in an unused item id that rolls the whole transaction back. Three statements (round trips
+ * cost the driver more CPU than anything else it does): the district's next order id with the order, its
+ * new_order row and the customer and warehouse; all stock rows joined with their items in one UPDATE (in
+ * key order, so concurrent orders do not deadlock); all order lines in one INSERT.
  */
 final class NewOrder implements Operation<Connection> {
 
@@ -27,15 +27,14 @@ final class NewOrder implements Operation<Connection> {
     record Line(int item, int supplyWarehouse, int quantity) {
     }
 
-    private static final String CUSTOMER_AND_WAREHOUSE = "SELECT c_discount, c_last, c_credit, w_tax "
-            + "FROM customer JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
-    private static final String NEXT_ORDER_ID = "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
-            + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1";
-    private static final String INSERT_ORDER = "WITH o AS (INSERT INTO \"order\" "
-            + "(o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) "
-            + "VALUES (?, ?, ?, ?, now(), NULL, ?, ?) RETURNING o_id, o_d_id, o_w_id) "
-            + "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, o_d_id, o_w_id FROM o";
-    private static final String ITEMS = "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id = ANY (?)";
+    /** The district's next order id, the order and its new_order row, and the customer and warehouse: one trip. */
+    private static final String ORDER = "WITH d AS (UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+            + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1 AS o_id), "
+            + "o AS (INSERT INTO \"order\" (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) "
+            + "SELECT o_id, ?, ?, ?, now(), NULL, ?, ? FROM d RETURNING o_id), "
+            + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id) "
+            + "SELECT n.no_o_id, d.d_tax, c_discount, c_last, c_credit, w_tax FROM n, d, customer "
+            + "JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
     private static final String[] UPDATE_STOCK = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     private static final String INSERT_LINES = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, "
             + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
@@ -48,8 +47,8 @@ final class NewOrder implements Operation<Connection> {
                     + "s_quantity = CASE WHEN s_quantity >= v.q + 10 THEN s_quantity - v.q ELSE s_quantity - v.q + 91 END, "
                     + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + v.remote "
                     + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[]) AS v(i, w, q, remote) "
-                    + "WHERE s_i_id = v.i AND s_w_id = v.w "
-                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d", d);
+                    + "JOIN item ON i_id = v.i WHERE s_i_id = v.i AND s_w_id = v.w "
+                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d, i_price, i_name, i_data, s_data", d);
         }
     }
 
@@ -97,56 +96,38 @@ final class NewOrder implements Operation<Connection> {
     public void execute(Connection c) throws SQLException {
         BigDecimal discount;
         BigDecimal warehouseTax;
-        try (PreparedStatement s = c.prepareStatement(CUSTOMER_AND_WAREHOUSE)) {
-            s.setInt(1, warehouse);
-            s.setInt(2, district);
-            s.setInt(3, customer);
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("customer " + warehouse + "/" + district + "/" + customer + " not found");
-                }
-                discount = rs.getBigDecimal(1);
-                warehouseTax = rs.getBigDecimal(4);
-            }
-        }
         BigDecimal districtTax;
         int orderId;
-        try (PreparedStatement s = c.prepareStatement(NEXT_ORDER_ID)) {
-            s.setInt(1, warehouse);
-            s.setInt(2, district);
+        boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
+        try (PreparedStatement s = c.prepareStatement(ORDER)) {
+            int i = 0;
+            s.setInt(++i, warehouse);
+            s.setInt(++i, district);
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, customer);
+            s.setInt(++i, lines.length);
+            s.setInt(++i, allLocal ? 1 : 0);
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, district);
+            s.setInt(++i, customer);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
-                    throw new SQLException("district " + warehouse + "/" + district + " not found");
+                    throw new SQLException("district or customer " + warehouse + "/" + district + "/" + customer
+                            + " not found");
                 }
-                districtTax = rs.getBigDecimal(1);
-                orderId = rs.getInt(2);
+                orderId = rs.getInt(1);
+                districtTax = rs.getBigDecimal(2);
+                discount = rs.getBigDecimal(3);
+                warehouseTax = rs.getBigDecimal(6);
             }
         }
-        boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
-        try (PreparedStatement s = c.prepareStatement(INSERT_ORDER)) {
-            s.setInt(1, orderId);
-            s.setInt(2, district);
-            s.setInt(3, warehouse);
-            s.setInt(4, customer);
-            s.setInt(5, lines.length);
-            s.setInt(6, allLocal ? 1 : 0);
-            s.executeUpdate();
-        }
-        Map<Integer, BigDecimal> prices = new HashMap<>();
-        try (PreparedStatement s = c.prepareStatement(ITEMS)) {
-            s.setArray(1, ints(c, Line::item));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    prices.put(rs.getInt(1), rs.getBigDecimal(2));
-                }
-            }
-        }
-        if (Arrays.stream(lines).anyMatch(l -> !prices.containsKey(l.item()))) {
-            // Clause 2.4.2.3: an unused item id rolls the whole order back; not an error.
-            c.rollback();
-            return;
-        }
+        // Stock of every line in one key-ordered UPDATE joined with the items: an unused item id matches no
+        // row, so fewer rows come back than lines were ordered.
         Map<Long, String> distInfo = new HashMap<>();
+        Map<Integer, BigDecimal> prices = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(UPDATE_STOCK[district])) {
             s.setArray(1, ints(c, Line::item));
             s.setArray(2, ints(c, Line::supplyWarehouse));
@@ -155,8 +136,14 @@ final class NewOrder implements Operation<Connection> {
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     distInfo.put((long) rs.getInt(2) << 32 | rs.getInt(1), rs.getString(3));
+                    prices.put(rs.getInt(1), rs.getBigDecimal(4));
                 }
             }
+        }
+        if (Arrays.stream(lines).anyMatch(l -> !prices.containsKey(l.item()))) {
+            // Clause 2.4.2.3: an unused item id rolls the whole order back; not an error.
+            c.rollback();
+            return;
         }
         Integer[] numbers = new Integer[lines.length];
         BigDecimal[] amounts = new BigDecimal[lines.length];

@@ -10,25 +10,25 @@ import java.sql.SQLException;
 
 /**
  * The Payment transaction (clause 2.5): 15% of customers pay at a remote warehouse, 60% are found by last
- * name. Three statements: warehouse and district year-to-date in one, the customer lookup by name when
- * needed, and the customer update together with the history row.
+ * name. One statement updates warehouse, district and customer and writes the history row; a lookup by
+ * name before it when needed.
  */
 final class Payment implements Operation<Connection> {
 
     static final String NAME = "payment";
 
-    private static final String WAREHOUSE_AND_DISTRICT = "WITH w AS (UPDATE warehouse SET w_ytd = w_ytd + ? "
-            + "WHERE w_id = ? RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
+    /** Warehouse, district and customer updated and the history row written: one trip. */
+    private static final String PAY = "WITH w AS (UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ? "
+            + "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
             + "d AS (UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ? "
-            + "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip) "
-            + "SELECT w_name, d_name FROM w, d";
-    private static final String UPDATE_CUSTOMER = "WITH c AS (UPDATE customer SET c_balance = c_balance - ?, "
-            + "c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1, "
+            + "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip), "
+            + "c AS (UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+            + "c_payment_cnt = c_payment_cnt + 1, "
             + "c_data = CASE WHEN c_credit = 'BC' THEN substr(? || c_data, 1, 500) ELSE c_data END "
             + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? RETURNING c_first, c_middle, c_last, c_street_1, "
             + "c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance), "
             + "h AS (INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
-            + "VALUES (?, ?, ?, ?, ?, now(), ?, ?) RETURNING h_c_id) "
+            + "SELECT ?, ?, ?, ?, ?, now(), ?, substr(w_name || '    ' || d_name, 1, 24) FROM w, d RETURNING h_c_id) "
             + "SELECT c_credit, c_balance FROM c, h";
 
     private final int warehouse;
@@ -64,25 +64,14 @@ final class Payment implements Operation<Connection> {
 
     @Override
     public void execute(Connection c) throws SQLException {
-        String warehouseName;
-        String districtName;
-        try (PreparedStatement s = c.prepareStatement(WAREHOUSE_AND_DISTRICT)) {
-            s.setBigDecimal(1, amount);
-            s.setInt(2, warehouse);
-            s.setBigDecimal(3, amount);
-            s.setInt(4, warehouse);
-            s.setInt(5, district);
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("district " + warehouse + "/" + district + " not found");
-                }
-                warehouseName = rs.getString(1);
-                districtName = rs.getString(2);
-            }
-        }
         int customerId = customer.resolve(c);
-        try (PreparedStatement s = c.prepareStatement(UPDATE_CUSTOMER)) {
+        try (PreparedStatement s = c.prepareStatement(PAY)) {
             int i = 0;
+            s.setBigDecimal(++i, amount);
+            s.setInt(++i, warehouse);
+            s.setBigDecimal(++i, amount);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, district);
             s.setBigDecimal(++i, amount);
             s.setBigDecimal(++i, amount);
             s.setString(++i, customerId + " " + customer.district() + " " + customer.warehouse() + " " + district
@@ -96,10 +85,10 @@ final class Payment implements Operation<Connection> {
             s.setInt(++i, district);
             s.setInt(++i, warehouse);
             s.setBigDecimal(++i, amount);
-            s.setString(++i, warehouseName.strip() + "    " + districtName.strip());
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
-                    throw new SQLException("customer " + customer + " not found");
+                    throw new SQLException("customer " + customer + " or district " + warehouse + "/" + district
+                            + " not found");
                 }
             }
         }

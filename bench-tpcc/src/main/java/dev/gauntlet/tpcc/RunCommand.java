@@ -115,7 +115,7 @@ public final class RunCommand implements Callable<Integer> {
         try (Database db = connection.open(TpccDatabase.NAME, System.out)) {
             Setup setup = setup(db, plan);
             if (experiment == null) {
-                RunResult r = runOnce(setup, null, out);
+                RunResult r = runOnce(setup, null, out, Map.of());
                 return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
             }
             return runExperiment(setup, experiment, out);
@@ -206,7 +206,7 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private RunResult runOnce(Setup s, String variant, Path out) {
+    private RunResult runOnce(Setup s, String variant, Path out, Map<String, String> settingsInEffect) {
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
         TpccWorkload workload = new TpccWorkload(s.warehouses(), s.active(), constants, waits);
         ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
@@ -222,6 +222,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         parameters.put("dialect", s.dialect().product());
         parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
+        settingsInEffect.forEach((k, v) -> parameters.put("setting " + k, v));
         if (s.plan().warmup().isZero()) {
             serverCount.startNow();
             cpu.startNow();
@@ -270,20 +271,28 @@ public final class RunCommand implements Callable<Integer> {
                 System.out.println();
                 System.out.println("=== Variant " + i + " of " + experiment.variants().size() + ": " + v.name()
                         + (v.statements().isEmpty() ? " (no SQL)" : ": " + String.join("; ", v.statements())));
+                Map<String, String> inEffect;
                 try {
                     execute(s.db(), v.statements());
+                    inEffect = verifySettings(s, v);
                 } catch (SQLException e) {
                     String why = v.name() + ": its SQL failed: " + SqlStates.message(e);
                     System.out.println("Variant " + why + "; skipping it");
                     failures.add(why);
                     continue;
+                } catch (IllegalStateException e) {
+                    String why = v.name() + ": " + e.getMessage();
+                    System.out.println("Variant " + why + "; skipping it");
+                    failures.add(why);
+                    continue;
                 }
+                inEffect.forEach((k, val) -> System.out.println("  in effect: " + k + " = " + val));
                 if (reload) {
                     InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
                             s.plan().seed());
                 }
                 try {
-                    RunResult r = runOnce(s, v.name(), out.resolve(v.name()));
+                    RunResult r = runOnce(s, v.name(), out.resolve(v.name()), inEffect);
                     runs.add(new LabelledRun(v.name(), out.resolve(v.name()).toString(), r));
                 } catch (RunFailedException e) {
                     failures.add(v.name() + ": " + e.getMessage());
@@ -341,6 +350,51 @@ public final class RunCommand implements Callable<Integer> {
             throw new RunFailedException(failures.size() + " variant(s) failed: " + String.join("; ", failures));
         }
         return runs.stream().anyMatch(r -> r.result().checkStatus() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /**
+     * Reads back every setting the variant's SQL set, on a new session, and refuses the variant when one did
+     * not take effect (e.g. a server started with {@code -c name=value}, which outranks ALTER SYSTEM, or a
+     * setting that needs a restart): otherwise two "different" variants would measure the same server.
+     */
+    private static Map<String, String> verifySettings(Setup s, Variant v) throws SQLException {
+        Map<String, String> inEffect = new LinkedHashMap<>();
+        for (Map.Entry<String, String> wanted : v.requestedSettings().entrySet()) {
+            String actual = null;
+            // pg_reload_conf() only signals the postmaster; give it a moment to re-read the files.
+            for (int attempt = 0; attempt < 20; attempt++) {
+                actual = currentSetting(s, wanted.getKey());
+                if (actual.equalsIgnoreCase(wanted.getValue())) {
+                    break;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            if (!actual.equalsIgnoreCase(wanted.getValue())) {
+                throw new IllegalStateException("its SQL ran but " + wanted.getKey() + " is still '" + actual
+                        + "', not '" + wanted.getValue() + "' (set on the server's command line, or needs a restart?)");
+            }
+            inEffect.put(wanted.getKey(), actual);
+        }
+        return inEffect;
+    }
+
+    private static String currentSetting(Setup s, String name) throws SQLException {
+        String sql = s.dialect() == Dialect.COCKROACH ? "SHOW CLUSTER SETTING " + name : "SELECT current_setting(?)";
+        try (Connection c = s.db().settings().connectForAdmin();
+             java.sql.PreparedStatement st = c.prepareStatement(sql)) {
+            if (s.dialect() != Dialect.COCKROACH) {
+                st.setString(1, name);
+            }
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
     }
 
     private static void execute(Database db, List<String> statements) throws SQLException {

@@ -27,6 +27,24 @@ public record Variant(String name, List<String> statements) {
         return new Variant(text.substring(0, eq).strip(), splitStatements(text.substring(eq + 1)));
     }
 
+    private static final java.util.regex.Pattern SETS = java.util.regex.Pattern.compile(
+            "(?i)^\\s*(?:ALTER\\s+SYSTEM\\s+SET|SET\\s+CLUSTER\\s+SETTING)\\s+([A-Za-z0-9_.]+)\\s*(?:=|TO)\\s*(.+?)\\s*$");
+
+    /**
+     * The server settings this variant's {@code ALTER SYSTEM SET} / {@code SET CLUSTER SETTING} statements
+     * ask for, by name, with the quotes taken off: what to verify before trusting the variant ran as named.
+     */
+    public java.util.Map<String, String> requestedSettings() {
+        java.util.Map<String, String> wanted = new java.util.LinkedHashMap<>();
+        for (String sql : statements) {
+            java.util.regex.Matcher m = SETS.matcher(sql);
+            if (m.matches()) {
+                wanted.put(m.group(1), m.group(2).replaceAll("^'(.*)'$", "$1"));
+            }
+        }
+        return wanted;
+    }
+
     static List<String> splitStatements(String sql) {
         return Arrays.stream(sql.split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }

@@ -23,6 +23,14 @@ class ExperimentTest {
     }
 
     @Test
+    void variantsKnowWhichSettingsTheyAskFor() {
+        Variant v = Variant.parse("x=ALTER SYSTEM SET synchronous_commit = off; SELECT pg_reload_conf(); "
+                + "alter system set work_mem to '64MB'; SET CLUSTER SETTING kv.transaction.write_buffering.enabled = true");
+        assertEquals(java.util.Map.of("synchronous_commit", "off", "work_mem", "64MB",
+                "kv.transaction.write_buffering.enabled", "true"), v.requestedSettings());
+    }
+
+    @Test
     void theShippedExperimentsParse() throws Exception {
         Path dir = Path.of("experiments");
         try (var files = Files.list(dir)) {

@@ -136,7 +136,7 @@ class TpccCommandTest {
     void anExperimentComparesItsVariantsAndReportsTheOneWhoseSqlFailed(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("ab");
         Outcome run = tpcc(db, "run", "--duration", "2s", "--clients", "2", "--no-check",
-                "--variant", "a=", "--variant", "b=SET application_name = 'gauntlet-b'",
+                "--variant", "a=", "--variant", "b=ALTER SYSTEM SET commit_delay = 7; SELECT pg_reload_conf()",
                 "--variant", "broken=SELECT * FROM no_such_table", "--out", out.toString());
         assertEquals(1, run.code, "a failed variant makes the experiment exit 1");
         assertTrue(run.err.contains("broken"), run.err);
@@ -146,7 +146,13 @@ class TpccCommandTest {
         assertTrue(md.contains("`a`") && md.contains("`b`"), md);
         assertTrue(md.contains("broken: its SQL failed"), md);
         assertNotNull(ResultFile.read(out.resolve("a").resolve(ResultFile.NAME)));
-        assertNotNull(ResultFile.read(out.resolve("b").resolve(ResultFile.NAME)));
+        RunResult b = ResultFile.read(out.resolve("b").resolve(ResultFile.NAME));
+        assertEquals("7", b.parameters().get("setting commit_delay"), "the variant's setting was read back in effect");
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("ALTER SYSTEM RESET commit_delay");
+            s.execute("SELECT pg_reload_conf()");
+        }
         assertFalse(Files.exists(out.resolve("broken")), "nothing written for a variant that never ran");
     }
 

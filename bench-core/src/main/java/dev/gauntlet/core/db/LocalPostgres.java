@@ -380,7 +380,37 @@ public final class LocalPostgres implements AutoCloseable {
         }
     }
 
+    /** Where the settings go, included from postgresql.conf. */
+    static final String SETTINGS_FILE = "gauntlet.conf";
+
+    /**
+     * Writes the settings into a file that postgresql.conf includes, rather than passing them with -c: options
+     * on the command line outrank ALTER SYSTEM, so an experiment's {@code ALTER SYSTEM SET synchronous_commit
+     * = off} would silently do nothing. postgresql.auto.conf is read after postgresql.conf, so it wins.
+     */
+    private void writeSettingsFile() {
+        StringBuilder b = new StringBuilder("# Written by Gauntlet at each start. ALTER SYSTEM (postgresql.auto.conf) "
+                + "overrides these.\n");
+        for (Map.Entry<String, String> setting : settings.entrySet()) {
+            b.append(setting.getKey()).append(" = '").append(setting.getValue().replace("'", "''")).append("'\n");
+        }
+        try {
+            Path file = dataDirectory.resolve(SETTINGS_FILE);
+            Files.writeString(file, b.toString());
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Path conf = dataDirectory.resolve("postgresql.conf");
+            String include = "include_if_exists = '" + SETTINGS_FILE + "'";
+            if (!Files.readString(conf).contains(include)) {
+                Files.writeString(conf, "\n" + include + "\n", java.nio.file.StandardOpenOption.APPEND);
+            }
+        } catch (IOException e) {
+            throw new LocalPostgresException("cannot write the server settings into " + dataDirectory + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     private void startServer() {
+        writeSettingsFile();
         int attempts = preferredPort > 0 ? 1 : PORT_ATTEMPTS;
         for (int attempt = 1; ; attempt++) {
             port = choosePort();
@@ -483,13 +513,9 @@ public final class LocalPostgres implements AutoCloseable {
                 "-w", "-t", Long.toString(SERVER_WAIT.toSeconds()), "-s", "-m", mode);
     }
 
-    /** pg_ctl hands these to /bin/sh, so every setting is single-quoted for the shell. */
+    /** Only the port goes on the command line; settings are in {@link #SETTINGS_FILE} (see there why). */
     private String serverOptions() {
-        StringBuilder options = new StringBuilder("-p ").append(port);
-        for (Map.Entry<String, String> setting : settings.entrySet()) {
-            options.append(" -c ").append(shellQuote(setting.getKey() + "=" + setting.getValue()));
-        }
-        return options.toString();
+        return "-p " + port;
     }
 
     private int choosePort() {
@@ -614,10 +640,6 @@ public final class LocalPostgres implements AutoCloseable {
     private static String oneLine(String text) {
         String line = text.replaceAll("\\s*[\\r\\n]+\\s*", " | ").strip();
         return line.length() > 1500 ? "..." + line.substring(line.length() - 1500) : line;
-    }
-
-    private static String shellQuote(String value) {
-        return "'" + value.replace("'", "'\\''") + "'";
     }
 
     private static String quoteIdentifier(String name) {
