@@ -228,7 +228,11 @@ public final class RunCommand implements Callable<Integer> {
             cpu.startNow();
         }
         try (JdbcTarget target = connection.target(s.db(), s.isolation().jdbcLevel())) {
-            return new Benchmark("bench-tpcc", "tpcc", spec.commandLine().getParseResult().originalArgs(), System.out)
+            List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
+            if (args.isEmpty() || !args.get(0).equals("run")) {
+                args.add(0, "run"); // the default job runs this command directly
+            }
+            return new Benchmark("bench-tpcc", "tpcc", args, System.out)
                     .run(new Benchmark.Spec<>(s.plan(), workload, target, variant, parameters,
                             Provenance.environment(s.db().version(), s.db().settings().url()), out,
                             r -> finish(r, s, serverCount, cpu), RunListener.both(serverCount, cpu)));
