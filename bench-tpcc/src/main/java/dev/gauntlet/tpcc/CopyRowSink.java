@@ -10,38 +10,26 @@ import org.postgresql.copy.CopyIn;
  * PostgreSQL's COPY protocol in text format: rows are appended to a buffer and shipped in ~1 MB chunks
  * through pgjdbc's {@code CopyManager}, the fastest way in without leaving JDBC.
  */
-final class CopyRowSink implements RowSink {
+final class CopyRowSink extends BufferedRowSink {
 
     private static final int CHUNK = 1 << 20;
 
     private final CopyIn copy;
-    private final StringBuilder buffer = new StringBuilder(CHUNK + 4096);
     private boolean firstField = true;
-    private long rows;
 
     CopyRowSink(Connection connection, String table, String columns) throws SQLException {
+        super(CHUNK + 4096);
         this.copy = connection.unwrap(PGConnection.class).getCopyAPI()
                 .copyIn("COPY " + table + " (" + columns + ") FROM STDIN");
     }
 
-    private StringBuilder field() {
+    @Override
+    protected StringBuilder field() {
         if (!firstField) {
             buffer.append('\t');
         }
         firstField = false;
         return buffer;
-    }
-
-    @Override
-    public RowSink integer(long value) {
-        field().append(value);
-        return this;
-    }
-
-    @Override
-    public RowSink decimal(long unscaled, int scale) {
-        RowSink.appendDecimal(field(), unscaled, scale);
-        return this;
     }
 
     @Override
@@ -86,11 +74,6 @@ final class CopyRowSink implements RowSink {
         byte[] bytes = buffer.toString().getBytes(StandardCharsets.UTF_8);
         copy.writeToCopy(bytes, 0, bytes.length);
         buffer.setLength(0);
-    }
-
-    @Override
-    public long rows() {
-        return rows;
     }
 
     @Override

@@ -9,42 +9,30 @@ import java.sql.Statement;
  * Values are rendered as literals: the generator only produces letters, digits and spaces, and quotes are
  * doubled regardless.
  */
-final class InsertRowSink implements RowSink {
+final class InsertRowSink extends BufferedRowSink {
 
     private static final int ROWS_PER_STATEMENT = 500;
 
     private final Statement statement;
     private final String prefix;
-    private final StringBuilder sql = new StringBuilder(1 << 16);
     private boolean firstField = true;
     private int pending;
-    private long rows;
 
     InsertRowSink(Connection connection, String table, String columns) throws SQLException {
+        super(1 << 16);
         this.statement = connection.createStatement();
         this.prefix = "INSERT INTO " + table + " (" + columns + ") VALUES ";
     }
 
-    private StringBuilder field() {
+    @Override
+    protected StringBuilder field() {
         if (firstField) {
-            sql.append(pending == 0 ? prefix : ",").append('(');
+            buffer.append(pending == 0 ? prefix : ",").append('(');
         } else {
-            sql.append(',');
+            buffer.append(',');
         }
         firstField = false;
-        return sql;
-    }
-
-    @Override
-    public RowSink integer(long value) {
-        field().append(value);
-        return this;
-    }
-
-    @Override
-    public RowSink decimal(long unscaled, int scale) {
-        RowSink.appendDecimal(field(), unscaled, scale);
-        return this;
+        return buffer;
     }
 
     @Override
@@ -67,7 +55,7 @@ final class InsertRowSink implements RowSink {
 
     @Override
     public void endRow() throws SQLException {
-        sql.append(')');
+        buffer.append(')');
         firstField = true;
         pending++;
         rows++;
@@ -78,15 +66,10 @@ final class InsertRowSink implements RowSink {
 
     private void flush() throws SQLException {
         if (pending > 0) {
-            statement.executeUpdate(sql.toString());
-            sql.setLength(0);
+            statement.executeUpdate(buffer.toString());
+            buffer.setLength(0);
             pending = 0;
         }
-    }
-
-    @Override
-    public long rows() {
-        return rows;
     }
 
     @Override
