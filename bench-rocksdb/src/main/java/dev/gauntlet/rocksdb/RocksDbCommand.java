@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
 @Command(name = "bench-rocksdb", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
         description = "RocksDB WAL experiments: db_bench-style fills and JMH benchmarks of manual_wal_flush, sync and fill order.",
-        footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
+        subcommands = {FillCommand.class, DurabilityCommand.class, FsyncLatencyCommand.class, JmhTableCommand.class},
+        footer = {"", "JMH benchmarks: java -jar bench-rocksdb/target/bench-rocksdb-benchmarks.jar FillBenchmark -rf json",
+                "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
 public final class RocksDbCommand extends WorkloadCommand {
 
     public static void main(String[] args) {

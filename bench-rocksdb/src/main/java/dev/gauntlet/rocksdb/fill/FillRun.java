@@ -1,0 +1,129 @@
+package dev.gauntlet.rocksdb.fill;
+
+import dev.gauntlet.core.cli.Benchmark;
+import dev.gauntlet.core.cli.Provenance;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.rocksdb.dbbench.RunLine;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+
+/**
+ * One fill on a fresh database, through the core runner: the runner times every put into an HdrHistogram
+ * and writes result.json, report.md and the interval log; afterwards (untimed) the fill calls
+ * {@code FlushWAL(true)} if asked to, reads RocksDB's statistics, closes the database, reopens it and counts
+ * its keys. The per-run db_bench line is computed from the runner's measured time and put count.
+ */
+public final class FillRun {
+
+    /** What one run produced. */
+    public record Outcome(RunResult result, RunLine line, WalStatistics statistics, long keysAfterReopen) {
+    }
+
+    private final Benchmark benchmark;
+    private final Duration reportEvery;
+
+    public FillRun(Benchmark benchmark, Duration reportEvery) {
+        this.benchmark = benchmark;
+        this.reportEvery = reportEvery;
+    }
+
+    /** The RocksDB version of the loaded JNI library, e.g. {@code 11.8.1}. */
+    public static String rocksDbVersion() {
+        RocksDB.loadLibrary();
+        return RocksDB.rocksdbVersion().toString();
+    }
+
+    public Outcome run(FillSettings settings, Path dbDir, Path outDir, long seed, int index, int repeat) {
+        CompressibleValues values = new CompressibleValues(settings.valueSize(), settings.compressionRatio(), 301);
+        FillWorkload workload = new FillWorkload(settings);
+        RunPlan plan = new RunPlan(settings.threads(), settings.threads(), null, workload.stepsPerClient(),
+                Duration.ZERO, Duration.ZERO, 0, reportEvery, 1, seed);
+        Map<String, Object> parameters = parameters(settings, dbDir, index, repeat);
+        Outcome[] outcome = new Outcome[1];
+        try (RocksDbStore store = RocksDbStore.create(dbDir, settings)) {
+            RocksDbTarget target = new RocksDbTarget(store, settings, values);
+            RunResult result = benchmark.run(new Benchmark.Spec<>(plan, workload, target,
+                    settings.order().benchmark() + " " + settings.wal().label(), parameters,
+                    Provenance.environment("RocksDB " + rocksDbVersion() + " (rocksdbjni)", dbDir.toString()), outDir,
+                    r -> {
+                        outcome[0] = finish(r, settings, store);
+                        return outcome[0].result();
+                    }));
+            return new Outcome(result, outcome[0].line(), outcome[0].statistics(), outcome[0].keysAfterReopen());
+        }
+    }
+
+    private static Map<String, Object> parameters(FillSettings s, Path dbDir, int index, int repeat) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("benchmark", s.order().benchmark());
+        p.put("num", s.num());
+        p.put("threads", s.threads());
+        p.put("keySize", s.keySize());
+        p.put("valueSize", s.valueSize());
+        p.put("compression", s.compression().dbBenchName());
+        p.put("compressionRatio", s.compressionRatio());
+        p.put("sync", s.wal().sync());
+        p.put("manualWalFlush", s.wal().manualWalFlush());
+        p.put("disableWal", s.wal().disableWal());
+        p.put("flushWal", s.flushWal().toString());
+        p.put("statistics", s.statistics());
+        p.put("rocksdbVersion", rocksDbVersion());
+        p.put("run", index + " of " + repeat);
+        p.put("dbDir", dbDir.toString());
+        return p;
+    }
+
+    /** After the runner: final FlushWAL, statistics, close, reopen and count; adds metrics and checks. */
+    private static Outcome finish(RunResult r, FillSettings settings, RocksDbStore store) {
+        Map<String, Double> metrics = new LinkedHashMap<>(r.metrics());
+        List<Check> checks = new ArrayList<>(r.checks());
+        if (settings.flushWal().kind() == FlushWalPolicy.Kind.END) {
+            long start = System.nanoTime();
+            try {
+                store.flushWal(true);
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("FlushWAL(true) at the end failed: " + e.getMessage(), e);
+            }
+            metrics.put("endFlushWalMs", (System.nanoTime() - start) / 1e6);
+        }
+        long puts = r.operation(FillWorkload.PUT).map(o -> o.count()).orElse(0L);
+        WalStatistics stats = store.walStatistics();
+        store.close();
+        long keys = RocksDbStore.countKeys(store.dir());
+        RunLine line = RunLine.of(settings.order().benchmark(), puts, r.measuredSeconds(), settings.threads(),
+                settings.bytesPerPut());
+        metrics.put("opsPerSecond", puts / Math.max(r.measuredSeconds(), 1e-9));
+        metrics.put("microsPerOp", line.microsPerOp());
+        metrics.put("mbPerSecond", line.mbPerSecond());
+        if (settings.statistics()) {
+            metrics.putAll(stats.metrics(puts));
+        }
+        metrics.put("keysAfterReopen", (double) keys);
+        checks.add(Check.pass("puts completed", puts + " of " + settings.num()));
+        if (puts != settings.num()) {
+            checks.set(checks.size() - 1, Check.fail("puts completed", puts + " of " + settings.num()));
+        }
+        checks.add(keyCheck(settings, puts, keys));
+        return new Outcome(r.withMetricsAndChecks(metrics, checks), line, stats, keys);
+    }
+
+    private static Check keyCheck(FillSettings settings, long puts, long keys) {
+        String name = "reopened database holds the keys written";
+        if (settings.order() == FillOrder.SEQ) {
+            String detail = keys + " keys after reopening, " + puts + " distinct keys written";
+            return keys == puts ? Check.pass(name, detail) : Check.fail(name, detail);
+        }
+        // fillrandom draws with replacement: about num x (1 - 1/e) distinct keys, never more than the puts.
+        String detail = keys + " keys after reopening from " + puts + " puts with replacement ("
+                + String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * keys / Math.max(1, puts)) + " distinct)";
+        return keys > 0 && keys <= puts ? Check.pass(name, detail) : Check.fail(name, detail);
+    }
+}
