@@ -35,13 +35,18 @@ public record RunResult(
     public static final int SCHEMA_VERSION = 1;
 
     public RunResult {
-        parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
+        // Insertion order is kept, so result.json, reports and summaries list things as the workload gave them.
+        parameters = parameters == null ? Map.of() : ordered(parameters);
         operations = operations == null ? List.of() : List.copyOf(operations);
-        metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
+        metrics = metrics == null ? Map.of() : ordered(metrics);
         intervals = intervals == null ? List.of() : List.copyOf(intervals);
         phases = phases == null ? List.of() : List.copyOf(phases);
         errors = errors == null ? List.of() : List.copyOf(errors);
         checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    private static <V> Map<String, V> ordered(Map<String, V> map) {
+        return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(map));
     }
 
     public Optional<OperationResult> operation(String name) {
