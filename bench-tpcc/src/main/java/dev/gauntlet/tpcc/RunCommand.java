@@ -184,11 +184,12 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--active-warehouses " + active + " is more than the " + w + " warehouses");
         }
         if (waits) {
-            plan = new RunPlan(active * Scale.TERMINALS_PER_WAREHOUSE,
-                    spec.commandLine().getParseResult().hasMatchedOption("--workers") ? plan.workers()
-                            : Math.min(active * Scale.TERMINALS_PER_WAREHOUSE, 64),
-                    plan.duration(), plan.iterations(), plan.warmup(), plan.ramp(), plan.rate(), plan.reportEvery(),
-                    plan.maxAttempts(), plan.seed());
+            int terminals = active * Scale.TERMINALS_PER_WAREHOUSE;
+            plan = plan.withClients(terminals);
+            if (!spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
+                // Terminals spend nearly all their time keying and thinking, holding no thread.
+                plan = plan.withWorkers(Math.min(terminals, 64));
+            }
         }
         Isolation iso = isolation != null ? isolation : dialect.defaultIsolation();
         return new Setup(db, dialect, w, active, iso, plan, load.lastNameConstant());

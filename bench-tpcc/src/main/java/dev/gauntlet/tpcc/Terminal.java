@@ -34,8 +34,4 @@ final class Terminal implements ClientScript<Connection> {
         }
         return new Step<>(type.next(home, random), pause);
     }
-
-    Home home() {
-        return home;
-    }
 }

@@ -33,16 +33,8 @@ final class TpccWorkload implements Workload<Connection> {
 
     @Override
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
-        return terminal(index, random);
-    }
-
-    Terminal terminal(int index, SplittableRandom random) {
         int w = index % activeWarehouses + 1;
         int d = (index / activeWarehouses) % Scale.DISTRICTS_PER_WAREHOUSE + 1;
         return new Terminal(new Home(w, d, warehouses, constants), new TpccRandom(random), waits);
-    }
-
-    NURandConstants constants() {
-        return constants;
     }
 }

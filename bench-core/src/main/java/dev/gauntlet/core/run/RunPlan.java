@@ -66,6 +66,11 @@ public record RunPlan(int clients, int workers, Duration duration, long iteratio
         return new RunPlan(clients, workers, null, perClient, warmup, ramp, rate, reportEvery, maxAttempts, seed);
     }
 
+    public RunPlan withClients(int newClients) {
+        return new RunPlan(newClients, workers, duration, iterations, warmup, ramp, rate, reportEvery, maxAttempts,
+                seed);
+    }
+
     public RunPlan withWorkers(int threads) {
         return new RunPlan(clients, threads, duration, iterations, warmup, ramp, rate, reportEvery,
                 maxAttempts, seed);
