@@ -1,6 +1,6 @@
 package dev.gauntlet.tpcc;
 
-import dev.gauntlet.core.testing.TestDatabase;
+import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -2,8 +2,8 @@ package dev.gauntlet.tpcc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gauntlet.core.testing.PostgresExtension;
-import dev.gauntlet.core.testing.TestDatabase;
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package dev.gauntlet.core.testing;
+package dev.gauntlet.testing;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;

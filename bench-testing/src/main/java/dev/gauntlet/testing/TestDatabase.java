@@ -1,4 +1,4 @@
-package dev.gauntlet.core.testing;
+package dev.gauntlet.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,4 +1,4 @@
-package dev.gauntlet.core.testing;
+package dev.gauntlet.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

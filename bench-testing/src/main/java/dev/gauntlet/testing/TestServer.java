@@ -1,4 +1,4 @@
-package dev.gauntlet.core.testing;
+package dev.gauntlet.testing;
 
 import dev.gauntlet.core.db.LocalPostgres;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.gauntlet.core.testing;
+package dev.gauntlet.testing;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
