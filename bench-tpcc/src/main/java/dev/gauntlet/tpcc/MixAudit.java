@@ -34,7 +34,7 @@ public final class MixAudit {
 
     private OperationResult op(TransactionType type) {
         return run.operation(type.operationName()).orElse(
-                new OperationResult(type.operationName(), 0, 0, 0, 0, null, null, null, null, null));
+                OperationResult.of(type.operationName(), 0, 0, 0, 0, null, null, null, null, null));
     }
 
     private void mix() {

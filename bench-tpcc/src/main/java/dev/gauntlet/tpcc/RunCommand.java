@@ -15,6 +15,8 @@ import dev.gauntlet.core.report.Comparison;
 import dev.gauntlet.core.report.LabelledRun;
 import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunListener;
@@ -248,10 +250,10 @@ public final class RunCommand implements Callable<Integer> {
                     + "... (--no-check skips them)");
             checks.addAll(consistency(s.db()));
         }
-        Map<String, Double> metrics = TpccFigures.metrics(r, s.active(), serverCount.delta());
+        Metrics metrics = TpccFigures.metrics(r, s.active(), serverCount.delta());
         long transactions = r.totalCount();
         if (cpu.seconds() != null && transactions > 0) {
-            metrics.put("driverCpuPerTransactionMs", cpu.seconds() * 1000 / transactions);
+            metrics.add("driverCpuPerTransactionMs", cpu.seconds() * 1000 / transactions, MetricInfo.lower());
         }
         return r.withMetricsAndChecks(metrics, checks);
     }

@@ -1,13 +1,13 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The TPC-C figures of a run: tpmC (committed New-Orders per minute of measured time; rolled-back ones
@@ -25,17 +25,18 @@ final class TpccFigures {
         return run.operation(NewOrder.NAME).map(o -> o.count() - o.counter("rolledBack")).orElse(0L);
     }
 
-    static Map<String, Double> metrics(RunResult run, int activeWarehouses, Long serverNewOrders) {
-        Map<String, Double> m = new LinkedHashMap<>();
+    static Metrics metrics(RunResult run, int activeWarehouses, Long serverNewOrders) {
+        Metrics m = new Metrics();
         double minutes = run.measuredSeconds() / 60.0;
         if (minutes <= 0) {
             return m;
         }
         double tpmC = committedNewOrders(run) / minutes;
-        m.put("tpmC", tpmC);
-        m.put("efficiencyPercent", 100.0 * tpmC / (Scale.MAX_TPMC_PER_WAREHOUSE * activeWarehouses));
+        m.add("tpmC", tpmC, MetricInfo.higher().addsUp());
+        m.add("efficiencyPercent", 100.0 * tpmC / (Scale.MAX_TPMC_PER_WAREHOUSE * activeWarehouses),
+                MetricInfo.higher());
         if (serverNewOrders != null) {
-            m.put("serverTpmC", serverNewOrders / minutes);
+            m.add("serverTpmC", serverNewOrders / minutes, MetricInfo.higher().addsUp());
         }
         return m;
     }

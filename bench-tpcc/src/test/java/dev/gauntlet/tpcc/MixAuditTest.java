@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class MixAuditTest {
 
     private static OperationResult op(String name, long count, Map<String, Long> counters) {
-        return new OperationResult(name, count, 0, 0, 0, null, null, null, null, counters);
+        return OperationResult.of(name, count, 0, 0, 0, null, null, null, null, counters);
     }
 
     /** A run with the given New-Order count (scaled mix for the others) and counters. */
@@ -24,8 +24,9 @@ class MixAuditTest {
                 op("orderStatus", newOrders / 10, Map.of("byLastName", newOrders / 10 * 6 / 10)),
                 op("delivery", newOrders / 10, Map.of("districts", newOrders, "skippedDistricts", 0L)),
                 op("stockLevel", newOrders / 10, Map.of()));
-        return new RunResult(RunResult.SCHEMA_VERSION, null, "tpcc", null, null, null, null, 60, 8, null,
-                Map.of("warehouses", warehouses), ops, Map.of(), List.of(), List.of(), List.of(), List.of());
+        return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 8, null,
+                Map.of("warehouses", warehouses), ops, Map.of(), Map.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of());
     }
 
     private static Check.Status status(List<Check> checks, String name) {

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -75,14 +75,15 @@ public final class Benchmark {
         Path dir = OutputDirectory.create(spec.outDir());
         announce(spec);
         CountDownLatch written = new CountDownLatch(1);
-        Runner<S>[] runner = newRunnerArray();
+        AtomicReference<Runner<S>> runner = new AtomicReference<>();
         Thread onInterrupt = new Thread(() -> {
-            if (runner[0] != null) {
-                runner[0].requestStop("interrupted");
+            Runner<S> r = runner.get();
+            if (r != null) {
+                r.requestStop("interrupted");
             }
             try {
-                // Let the run write what it measured before the JVM goes.
-                written.await(2, TimeUnit.MINUTES);
+                // Let the run write what it measured, and finish its checks, before the JVM goes.
+                written.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -90,10 +91,13 @@ public final class Benchmark {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
                 tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
-            runner[0] = new Runner<>(plan, spec.workload(), spec.target(),
-                    RunListener.both(new ProgressPrinter(out), spec.observer()), log);
-            RunRecord record = runner[0].run();
-            RunResult result = spec.finisher().apply(toResult(spec, record));
+            runner.set(new Runner<>(plan, spec.workload(), spec.target(),
+                    RunListener.both(new ProgressPrinter(out), spec.observer()), log));
+            RunRecord record = runner.get().run();
+            // What was measured is on disk before any finishing work (checks can take minutes, or fail).
+            RunResult measured = toResult(spec, record);
+            ResultFile.write(measured, dir.resolve(ResultFile.NAME));
+            RunResult result = spec.finisher().apply(measured);
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
             out.println();
@@ -125,11 +129,6 @@ public final class Benchmark {
                 // Ctrl-C: the hook is running and now sees the results written.
             }
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <S> Runner<S>[] newRunnerArray() {
-        return (Runner<S>[]) new Runner<?>[1];
     }
 
     private void announce(Spec<?> spec) {
@@ -176,9 +175,9 @@ public final class Benchmark {
             parameters.put("fatalError", record.fatalError());
         }
         parameters.putAll(spec.parameters());
-        return new RunResult(RunResult.SCHEMA_VERSION, Provenance.tool(tool), workload, spec.variant(),
-                commandLine(), record.startedAt().toString(), record.endedAt().toString(), record.measuredSeconds(),
-                p.clients(), spec.environment(), parameters, record.operations(), Map.of(), record.intervals(),
-                record.phases(), record.errors(), List.of());
+        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
+                spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
+                record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(), Map.of(),
+                Map.of(), record.intervals(), record.phases(), record.errors(), List.of(), List.of());
     }
 }

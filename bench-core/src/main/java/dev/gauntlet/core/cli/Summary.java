@@ -5,6 +5,7 @@ import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Saturation;
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,6 +25,20 @@ public final class Summary {
             b.append(String.format(Locale.ROOT, "%7.1fs %8d %8d %14d %14.1f %8.1f %8.1f %8.1f %8.1f %8.1f  %s%n",
                     r.measuredSeconds(), op.errors(), op.retries(), op.count(), op.opsPerSecond(), l.mean(), l.p50(),
                     l.p95(), l.p99(), l.max(), op.name()));
+        }
+        if (r.totalUnissued() > 0) {
+            b.append(String.format(Locale.ROOT, "unissued: %,d operations were due before the end but never ran "
+                    + "(their wait is in report.md as a lower bound)%n", r.totalUnissued()));
+        }
+        Saturation.of(r).filter(Saturation::saturated).ifPresent(s -> b.append(s.warning()).append('\n'));
+        long reconnects = r.operations().stream().mapToLong(OperationResult::reconnects).sum();
+        if (reconnects > 0) {
+            b.append(String.format(Locale.ROOT, "reconnects: %,d attempts to re-open a lost session%n", reconnects));
+        }
+        long clamped = r.operations().stream().mapToLong(OperationResult::clampedValues).sum();
+        if (clamped > 0) {
+            b.append(String.format(Locale.ROOT, "warning: %,d latencies exceeded the histograms' 1 h ceiling and "
+                    + "were recorded as 1 h%n", clamped));
         }
         for (Map.Entry<String, Double> m : r.metrics().entrySet()) {
             b.append(String.format(Locale.ROOT, "%s: %.2f%n", m.getKey(), m.getValue()));

@@ -49,6 +49,11 @@ public final class IntervalLog implements AutoCloseable {
         interval.setTag(null);
     }
 
+    /** A comment line ({@code #...}), which log readers skip: marks events such as the end of the warm-up. */
+    public void comment(String text) {
+        writer.outputComment(text);
+    }
+
     public void flush() {
         out.flush();
     }

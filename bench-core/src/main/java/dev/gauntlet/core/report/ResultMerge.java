@@ -8,6 +8,9 @@ import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
+import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
@@ -18,7 +21,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -32,23 +34,28 @@ import org.HdrHistogram.Histogram;
 /**
  * One result from several driver processes that ran the same workload at the same time, as if one process had
  * recorded every sample: histograms are added (so every percentile equals that of the union of samples; nothing
- * is averaged), counts, errors and retries summed, and throughput is the total count over the longest measured
- * time.
+ * is averaged), counts, errors and retries summed.
+ *
+ * <p>What cannot be merged is refused, with one line naming the problem: inputs of different workloads, variants
+ * or reporting periods; the same run given twice (results carry a {@code runId}, and a merged result the ids of
+ * every run in it); inputs whose measured windows do not all overlap (runs made one after the other are not
+ * processes of one run, and summing them would double the throughput: compare them instead).
  *
  * <ul>
- *   <li>Intervals are aligned by position (the processes share a start and a reporting period); each merged
- *       interval ends at the latest {@code t} of its inputs. Where an input interval has no histogram its
+ *   <li>The merged measured time spans from the earliest measured start to the latest measured end, and
+ *       throughput is the total count over it: exact when the processes were measured over the same window (as
+ *       {@code --start-at} arranges), slightly low when their windows are offset.</li>
+ *   <li>Intervals are aligned by wall-clock time, not by position: intervals of different inputs whose ends lie
+ *       within half a reporting period of each other are merged. Where an input interval has no histogram its
  *       percentiles cannot be merged exactly, so the merged interval shows the worst input's (an upper bound,
  *       since a percentile of a union never exceeds the largest percentile of its parts).</li>
- *   <li>Workload metrics are kept only when additive (rates and counts: names starting with {@code tpm} or
- *       {@code tps}, or ending in {@code PerSecond}, {@code PerMinute}, {@code Count}, {@code Total},
- *       {@code Bytes}) and present in every input; ratios such as {@code efficiencyPercent} are dropped and
- *       listed under the {@value #DROPPED_METRICS} parameter. A workload that can recompute them adds them back
- *       with {@link RunResult#withMetricsAndChecks}.</li>
+ *   <li>Workload metrics are summed when every input has them and the workload declared them additive
+ *       ({@link MetricInfo#additive()}: tpmC is, a ratio or a confidence interval is not); the others are
+ *       dropped and listed under the {@value #DROPPED_METRICS} parameter. A workload that can recompute them adds
+ *       them back with {@link RunResult#withMetricsAndChecks}.</li>
  *   <li>Checks with the same name are merged, worst first: FAIL if any input failed, else PASS if any passed.</li>
- *   <li>Parameters, tool, command and phases come from the first input; {@value #MERGED_FROM} counts the
- *       processes merged (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose
- *       values differed between inputs.</li>
+ *   <li>Parameters, tool and command come from the first input; {@value #MERGED_FROM} counts the processes merged
+ *       (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose values differed.</li>
  * </ul>
  */
 public final class ResultMerge {
@@ -56,17 +63,17 @@ public final class ResultMerge {
     public static final String MERGED_FROM = "mergedFrom";
     public static final String DROPPED_METRICS = "mergeDroppedMetrics";
     public static final String DIFFERING_PARAMETERS = "mergeDifferingParameters";
-
-    private static final List<String> ADDITIVE_PREFIXES = List.of("tpm", "tps");
-    private static final List<String> ADDITIVE_SUFFIXES = List.of("persecond", "perminute", "count", "total",
-            "bytes");
+    private static final String REPORT_EVERY = "reportEvery";
 
     private ResultMerge() {
     }
 
+    /** The wall-clock span over which one input measured, in epoch seconds. */
+    private record Window(double start, double end) {
+    }
+
     /**
-     * @throws ResultFormatException when there is nothing to merge, or the inputs are of different workloads or
-     *                           variants (they cannot be processes of one run)
+     * @throws ResultFormatException when there is nothing to merge, or the inputs cannot be processes of one run
      */
     public static RunResult merge(List<RunResult> runs) {
         if (runs.isEmpty()) {
@@ -74,13 +81,21 @@ public final class ResultMerge {
         }
         requireSame(runs, RunResult::workload, "workloads");
         requireSame(runs, RunResult::variant, "variants");
+        requireSame(runs, r -> String.valueOf(r.parameters().get(REPORT_EVERY)), "reporting periods (--report-every)");
+        List<String> ids = distinctRunIds(runs);
+        List<Window> windows = runs.stream().map(ResultMerge::window).toList();
+        requireOverlap(runs, windows);
+        double origin = runs.stream().mapToDouble(ResultMerge::startedAtSeconds).min().orElseThrow();
+        double measuredStart = windows.stream().mapToDouble(Window::start).min().orElseThrow();
+        double measuredEnd = windows.stream().mapToDouble(Window::end).max().orElseThrow();
+        double measured = measuredEnd - measuredStart;
         RunResult first = runs.get(0);
-        double measured = runs.stream().mapToDouble(RunResult::measuredSeconds).max().orElse(0);
-        return new RunResult(RunResult.SCHEMA_VERSION, first.tool(), first.workload(), first.variant(),
-                first.command(), earliest(runs), latest(runs), measured,
-                runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs),
-                operations(runs, measured), metrics(runs), intervals(runs), first.phases(), errors(runs),
-                checks(runs));
+        Metrics metrics = metrics(runs);
+        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
+                first.variant(), first.command(), earliest(runs), latest(runs), measured,
+                runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics),
+                operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
+                phases(runs, origin), errors(runs), checks(runs), ids);
     }
 
     private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {
@@ -89,6 +104,58 @@ public final class ResultMerge {
         if (values.size() > 1) {
             throw new ResultFormatException("cannot merge results of different " + what + " (" + String.join(", ", values)
                     + "): merge combines driver processes of one run; use 'report compare' to compare runs");
+        }
+    }
+
+    /** Every run merged, once: the same run given twice (or inside two merged inputs) would count twice. */
+    private static List<String> distinctRunIds(List<RunResult> runs) {
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            for (String id : runs.get(i).leafRunIds()) {
+                Integer before = seen.putIfAbsent(id, i);
+                if (before != null) {
+                    throw new ResultFormatException("inputs " + (before + 1) + " and " + (i + 1)
+                            + " contain the same run (runId " + id + "): each driver process may be merged once");
+                }
+            }
+        }
+        return List.copyOf(seen.keySet());
+    }
+
+    private static double startedAtSeconds(RunResult r) {
+        try {
+            return Instant.parse(r.startedAt()).toEpochMilli() / 1000.0;
+        } catch (DateTimeParseException | NullPointerException e) {
+            throw new ResultFormatException("a result without a valid startedAt (" + r.startedAt()
+                    + ") cannot be placed in time, so it cannot be merged");
+        }
+    }
+
+    /** The measure phase in wall-clock time; a result without phases measured up to its end. */
+    private static Window window(RunResult r) {
+        double start = startedAtSeconds(r);
+        for (Phase p : r.phases()) {
+            if (Phase.MEASURE.equals(p.name())) {
+                return new Window(start + p.startSeconds(), start + p.endSeconds());
+            }
+        }
+        double end = r.endedAt() == null ? start + r.measuredSeconds() : Instant.parse(r.endedAt()).toEpochMilli() / 1000.0;
+        return new Window(end - r.measuredSeconds(), end);
+    }
+
+    private static void requireOverlap(List<RunResult> runs, List<Window> windows) {
+        double latestStart = windows.stream().mapToDouble(Window::start).max().orElseThrow();
+        double earliestEnd = windows.stream().mapToDouble(Window::end).min().orElseThrow();
+        if (latestStart >= earliestEnd) {
+            StringBuilder spans = new StringBuilder();
+            for (int i = 0; i < runs.size(); i++) {
+                Window w = windows.get(i);
+                spans.append(i == 0 ? "" : ", ").append("input ").append(i + 1).append(' ')
+                        .append(Instant.ofEpochMilli(Math.round(w.start() * 1000))).append(" to ")
+                        .append(Instant.ofEpochMilli(Math.round(w.end() * 1000)));
+            }
+            throw new ResultFormatException("the measured windows do not all overlap (" + spans + "): merge combines "
+                    + "driver processes that ran at the same time; use 'report compare' for runs made one after another");
         }
     }
 
@@ -105,8 +172,10 @@ public final class ResultMerge {
             merged.add(new OperationResult(name, count, sum(parts, OperationResult::errors),
                     sum(parts, OperationResult::retries), Figures.perSecond(count, measured, recordedRate),
                     LatencySummary.of(h), HistogramCodec.encode(h),
-                    timing(parts.stream().map(OperationResult::serviceTime).toList()),
-                    timing(parts.stream().map(OperationResult::poolWait).toList()), counters(parts)));
+                    timing(parts, OperationResult::serviceTime), timing(parts, OperationResult::poolWait),
+                    timing(parts, OperationResult::failed), sum(parts, OperationResult::unissued),
+                    timing(parts, OperationResult::unissuedLowerBound), sum(parts, OperationResult::reconnects),
+                    sum(parts, OperationResult::clampedValues), counters(parts)));
         });
         return merged;
     }
@@ -119,8 +188,8 @@ public final class ResultMerge {
     }
 
     /** A secondary distribution merges only if every input that has it kept its histogram. */
-    private static Timing timing(List<Timing> parts) {
-        List<Timing> present = parts.stream().filter(Objects::nonNull).toList();
+    private static Timing timing(List<OperationResult> parts, Function<OperationResult, Timing> field) {
+        List<Timing> present = parts.stream().map(field).filter(Objects::nonNull).toList();
         if (present.isEmpty() || present.stream().anyMatch(t -> t.histogram() == null)) {
             return null;
         }
@@ -131,25 +200,49 @@ public final class ResultMerge {
         return parts.stream().mapToLong(field).sum();
     }
 
-    // ---- intervals ----
+    // ---- the timeline ----
 
-    private static List<Interval> intervals(List<RunResult> runs) {
-        int length = runs.stream().mapToInt(r -> r.intervals().size()).max().orElse(0);
-        List<Interval> merged = new ArrayList<>(length);
-        for (int i = 0; i < length; i++) {
-            List<Interval> parts = new ArrayList<>();
-            for (RunResult r : runs) {
-                if (i < r.intervals().size()) {
-                    parts.add(r.intervals().get(i));
-                }
+    private record Stamped(int input, double end, Interval interval) {
+    }
+
+    /** Intervals grouped by when they ended: at most one per input in a group, ends within half a period. */
+    private static List<Interval> intervals(List<RunResult> runs, double origin) {
+        List<Stamped> all = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            double start = startedAtSeconds(runs.get(i));
+            for (Interval interval : runs.get(i).intervals()) {
+                all.add(new Stamped(i, start + interval.t(), interval));
             }
-            merged.add(interval(parts));
+        }
+        all.sort(Comparator.comparingDouble(Stamped::end));
+        double tolerance = period(runs) / 2;
+        List<Interval> merged = new ArrayList<>();
+        List<Stamped> group = new ArrayList<>();
+        for (Stamped s : all) {
+            boolean fits = !group.isEmpty() && s.end() - group.get(0).end() <= tolerance
+                    && group.stream().noneMatch(g -> g.input() == s.input());
+            if (!group.isEmpty() && !fits) {
+                merged.add(interval(group, origin));
+                group.clear();
+            }
+            group.add(s);
+        }
+        if (!group.isEmpty()) {
+            merged.add(interval(group, origin));
         }
         return merged;
     }
 
-    private static Interval interval(List<Interval> parts) {
-        double t = parts.stream().mapToDouble(Interval::t).max().orElse(0);
+    /** The reporting period, as the intervals show it: their median length (first and last ones may be short). */
+    private static double period(List<RunResult> runs) {
+        double[] lengths = runs.stream().flatMap(r -> r.intervals().stream()).mapToDouble(Interval::seconds).sorted()
+                .toArray();
+        return lengths.length == 0 ? 1 : lengths[lengths.length / 2];
+    }
+
+    private static Interval interval(List<Stamped> group, double origin) {
+        List<Interval> parts = group.stream().map(Stamped::interval).toList();
+        double t = group.stream().mapToDouble(Stamped::end).max().orElseThrow() - origin;
         double seconds = parts.stream().mapToDouble(Interval::seconds).max().orElse(0);
         String phase = parts.stream().map(Interval::phase).filter(Objects::nonNull).findFirst().orElse(null);
         Map<String, List<IntervalOperation>> byName = new TreeMap<>();
@@ -179,6 +272,22 @@ public final class ResultMerge {
 
     private static double worst(List<IntervalOperation> parts, java.util.function.ToDoubleFunction<IntervalOperation> f) {
         return parts.stream().mapToDouble(f).max().orElse(0);
+    }
+
+    /** Each phase spans from its earliest start to its latest end across the inputs, on the merged timeline. */
+    private static List<Phase> phases(List<RunResult> runs, double origin) {
+        Map<String, double[]> spans = new LinkedHashMap<>();
+        for (RunResult r : runs) {
+            double start = startedAtSeconds(r) - origin;
+            for (Phase p : r.phases()) {
+                double[] span = spans.computeIfAbsent(p.name(), n -> new double[] {Double.MAX_VALUE, -Double.MAX_VALUE});
+                span[0] = Math.min(span[0], start + p.startSeconds());
+                span[1] = Math.max(span[1], start + p.endSeconds());
+            }
+        }
+        List<Phase> phases = new ArrayList<>();
+        spans.forEach((name, span) -> phases.add(new Phase(name, span[0], span[1])));
+        return phases;
     }
 
     // ---- the rest ----
@@ -214,31 +323,28 @@ public final class ResultMerge {
         };
     }
 
-    private static Map<String, Double> metrics(List<RunResult> runs) {
-        Set<String> names = new TreeSet<>();
-        runs.forEach(r -> names.addAll(r.metrics().keySet()));
-        Map<String, Double> merged = new TreeMap<>();
-        for (String name : names) {
-            if (additive(name) && runs.stream().allMatch(r -> r.metrics().get(name) != null)) {
-                merged.put(name, runs.stream().mapToDouble(r -> r.metrics().get(name)).sum());
+    /** Metrics every input has and every input declared additive, summed; the rest cannot be merged. */
+    private static Metrics metrics(List<RunResult> runs) {
+        Metrics merged = new Metrics();
+        for (String name : runs.get(0).metrics().keySet()) {
+            boolean everywhere = runs.stream().allMatch(r -> r.metrics().get(name) != null
+                    && r.metricInfo(name).additive());
+            if (everywhere) {
+                merged.add(name, runs.stream().mapToDouble(r -> r.metrics().get(name)).sum(),
+                        runs.get(0).metricInfo(name));
             }
         }
         return merged;
     }
 
-    static boolean additive(String metric) {
-        String n = metric.toLowerCase(Locale.ROOT);
-        return ADDITIVE_PREFIXES.stream().anyMatch(n::startsWith) || ADDITIVE_SUFFIXES.stream().anyMatch(n::endsWith);
-    }
-
-    private static Map<String, Object> parameters(List<RunResult> runs) {
+    private static Map<String, Object> parameters(List<RunResult> runs, Metrics merged) {
         Map<String, Object> params = new LinkedHashMap<>(runs.get(0).parameters());
         params.remove(DROPPED_METRICS);
         params.remove(DIFFERING_PARAMETERS);
         params.put(MERGED_FROM, runs.stream().mapToLong(ResultMerge::processes).sum());
         Set<String> dropped = new TreeSet<>();
         runs.forEach(r -> dropped.addAll(r.metrics().keySet()));
-        dropped.removeAll(metrics(runs).keySet());
+        dropped.removeAll(merged.values().keySet());
         if (!dropped.isEmpty()) {
             params.put(DROPPED_METRICS, String.join(", ", dropped));
         }

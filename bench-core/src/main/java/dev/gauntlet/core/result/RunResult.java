@@ -9,12 +9,17 @@ import java.util.Optional;
  * One run, as data: the public result format ({@code result.json}). Reports, comparisons and merges are
  * functions of this record alone, so an old run can be re-rendered without its database.
  *
- * <p>Version history: 1 = first release. Readers accept every version up to {@link #SCHEMA_VERSION} and
- * ignore fields they do not know, so a newer writer's additions do not break an older reader.
+ * <p>Version history: 1 = first release; 2 = {@code runId} and {@code mergedRunIds} (so a merge can tell the same
+ * run given twice), {@code metricInfo} (each metric's direction and whether it adds up across processes), and per
+ * operation {@code unissued}, {@code unissuedLowerBound}, {@code failed}, {@code reconnects} and
+ * {@code clampedValues}. Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
+ * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
+ * undeclared metrics (compared without a winner, not merged).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(
         int schemaVersion,
+        String runId,
         Tool tool,
         String workload,
         String variant,
@@ -27,22 +32,31 @@ public record RunResult(
         Map<String, Object> parameters,
         List<OperationResult> operations,
         Map<String, Double> metrics,
+        Map<String, MetricInfo> metricInfo,
         List<Interval> intervals,
         List<Phase> phases,
         List<ErrorCount> errors,
-        List<Check> checks) {
+        List<Check> checks,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> mergedRunIds) {
 
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
+
+    /** A new run's identity: unique across machines, so a merge recognises the same run given twice. */
+    public static String newRunId() {
+        return java.util.UUID.randomUUID().toString();
+    }
 
     public RunResult {
         // Insertion order is kept, so result.json, reports and summaries list things as the workload gave them.
         parameters = parameters == null ? Map.of() : ordered(parameters);
         operations = operations == null ? List.of() : List.copyOf(operations);
         metrics = metrics == null ? Map.of() : ordered(metrics);
+        metricInfo = metricInfo == null ? Map.of() : ordered(metricInfo);
         intervals = intervals == null ? List.of() : List.copyOf(intervals);
         phases = phases == null ? List.of() : List.copyOf(phases);
         errors = errors == null ? List.of() : List.copyOf(errors);
         checks = checks == null ? List.of() : List.copyOf(checks);
+        mergedRunIds = mergedRunIds == null ? List.of() : List.copyOf(mergedRunIds);
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {
@@ -57,9 +71,17 @@ public record RunResult(
         return operations.stream().mapToLong(OperationResult::count).sum();
     }
 
-    /** Failures that ended an operation; entries of class {@value ErrorCount#RETRIED} are retried attempts, not errors. */
+    /**
+     * Failures that ended an operation; entries of class {@value ErrorCount#RETRIED} (retried attempts) and
+     * {@value ErrorCount#RECONNECT} (failed attempts to re-open a session) are not errors.
+     */
     public long totalErrors() {
-        return errors.stream().filter(e -> !e.isRetry()).mapToLong(ErrorCount::count).sum();
+        return errors.stream().filter(ErrorCount::endedAnOperation).mapToLong(ErrorCount::count).sum();
+    }
+
+    /** Operations due before the end that never completed (see {@link OperationResult#unissued()}). */
+    public long totalUnissued() {
+        return operations.stream().mapToLong(OperationResult::unissued).sum();
     }
 
     public long totalRetries() {
@@ -74,9 +96,26 @@ public record RunResult(
         return checks.stream().anyMatch(c -> c.status() == Check.Status.FAIL) ? Check.Status.FAIL : Check.Status.PASS;
     }
 
+    /** How to read a metric: as declared by the workload, or {@link MetricInfo#UNDECLARED} (older results). */
+    public MetricInfo metricInfo(String metric) {
+        return metricInfo.getOrDefault(metric, MetricInfo.UNDECLARED);
+    }
+
+    /**
+     * The runs this result stands for: the driver processes a merge combined, else this run alone (nothing for a
+     * version 1 result, which has no id).
+     */
+    public List<String> leafRunIds() {
+        if (!mergedRunIds.isEmpty()) {
+            return mergedRunIds;
+        }
+        return runId == null ? List.of() : List.of(runId);
+    }
+
     /** A copy with derived figures (metrics and checks) added by the workload after the run. */
-    public RunResult withMetricsAndChecks(Map<String, Double> newMetrics, List<Check> newChecks) {
-        return new RunResult(schemaVersion, tool, workload, variant, command, startedAt, endedAt, measuredSeconds,
-                clients, environment, parameters, operations, newMetrics, intervals, phases, errors, newChecks);
+    public RunResult withMetricsAndChecks(Metrics newMetrics, List<Check> newChecks) {
+        return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
+                measuredSeconds, clients, environment, parameters, operations, newMetrics.values(), newMetrics.info(),
+                intervals, phases, errors, newChecks, mergedRunIds);
     }
 }

@@ -55,12 +55,18 @@ public final class Runner<S> {
     private volatile ErrorTally errors = new ErrorTally();
     private volatile ErrorTally retried = new ErrorTally();
     private final DelayQueue<Client> queue = new DelayQueue<>();
+    private final List<Client> clients = new ArrayList<>();
     private final AtomicReference<String> stopReason = new AtomicReference<>();
     private final AtomicReference<String> fatalError = new AtomicReference<>();
     private final CountDownLatch clientsDone;
     private final Object wakeReporter = new Object();
+    private final boolean perTransaction;
+    /** With more clients than workers, a worker hands its client back after each operation when others are due. */
+    private final boolean mustShareWorkers;
 
     private volatile boolean stopping;
+    /** When a stop was requested (Ctrl-C, a fatal error): the run's end for everything measured. */
+    private volatile long stopAtNanos = NO_DEADLINE;
     private long startNanos;
     private long endNanos = NO_DEADLINE;
     private RateSchedule rateSchedule;
@@ -73,6 +79,8 @@ public final class Runner<S> {
         this.listener = listener;
         this.intervalLog = intervalLog;
         this.clientsDone = new CountDownLatch(plan.clients());
+        this.perTransaction = target.sessionPerTransaction();
+        this.mustShareWorkers = plan.clients() > plan.workers();
         for (String name : workload.operationNames()) {
             stats.put(name, new OperationStats(name));
         }
@@ -80,7 +88,9 @@ public final class Runner<S> {
 
     /** Asks the run to end early (Ctrl-C); operations in flight finish and are recorded. Idempotent. */
     public void requestStop(String reason) {
-        stopReason.compareAndSet(null, reason);
+        if (stopReason.compareAndSet(null, reason)) {
+            stopAtNanos = System.nanoTime();
+        }
         stopping = true;
         synchronized (wakeReporter) {
             wakeReporter.notifyAll();
@@ -104,6 +114,7 @@ public final class Runner<S> {
             Client c = new Client(i, workload.client(i, plan.clients(), random));
             c.notBefore = startNanos + (plan.clients() == 1 ? 0 : plan.ramp().toNanos() * i / plan.clients());
             c.wakeAt = c.notBefore;
+            clients.add(c);
             queue.add(c);
         }
         List<Thread> workers = new ArrayList<>();
@@ -116,8 +127,11 @@ public final class Runner<S> {
 
         Reporter reporter = new Reporter(startMillis, warmupEnd);
         reporter.loop();
+        // Measured time ends here, at the deadline or the stop, not after the drain below.
+        long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
 
-        // Let operations in flight finish, then end the clients that were waiting.
+        // Let operations in flight finish (they are counted, with their whole latency), then end the clients
+        // that were waiting; what was due and never ran is counted as unissued.
         stopping = true;
         long drainDeadline = System.nanoTime() + DRAIN_NANOS;
         for (Thread t : workers) {
@@ -130,7 +144,8 @@ public final class Runner<S> {
             queue.remove(c);
             finish(c);
         }
-        reporter.close();
+        countUntakenSlots(endAt);
+        reporter.close(endAt);
         Instant endedAt = Instant.now();
         stopReason.compareAndSet(null, plan.duration() != null ? "duration" : "iterations");
         return new RunRecord(startedAt, endedAt, reporter.measuredSeconds(), reporter.totals(),
@@ -147,6 +162,11 @@ public final class Runner<S> {
         return stats.computeIfAbsent(name, OperationStats::new);
     }
 
+    /** The end of the run as far as anything is measured: the deadline, or when a stop was requested. */
+    private long runEnd() {
+        return Math.min(endNanos, stopAtNanos);
+    }
+
     // ---------------------------------------------------------------- clients
 
     /** One simulated client; served by at most one worker at a time (it is out of the queue while served). */
@@ -155,6 +175,9 @@ public final class Runner<S> {
         final ClientScript<S> script;
         S session;
         Operation<S> pending;
+        /** The stats of the last operation name seen: most scripts repeat a few names, so lookups are rare. */
+        String statsName;
+        OperationStats opStats;
         long notBefore;
         long wakeAt;
         long intended;
@@ -163,12 +186,23 @@ public final class Runner<S> {
         long lastEnd;
         int attempt;
         int reconnects;
+        long opens;
         long completed;
+        boolean scriptEnded;
         boolean done;
 
         Client(int index, ClientScript<S> script) {
             this.index = index;
             this.script = script;
+        }
+
+        OperationStats statsOf(Operation<S> op) {
+            String name = op.name();
+            if (name != statsName) { // identity first: operation names are usually constants
+                opStats = stats(name);
+                statsName = name;
+            }
+            return opStats;
         }
 
         @Override
@@ -199,10 +233,14 @@ public final class Runner<S> {
         }
     }
 
-    /** Runs the client's operations back to back until it must wait; then puts it back in the queue. */
+    /**
+     * Runs the client's operations back to back until it must wait, or until another client is due and there are
+     * more clients than workers; then puts it back in the queue. One clock read per operation: the end of one
+     * operation is the start of the next when nothing lies between them.
+     */
     private void serve(Client c) {
+        long now = System.nanoTime();
         while (true) {
-            long now = System.nanoTime();
             if (stopping || now >= endNanos) {
                 finish(c);
                 return;
@@ -215,15 +253,27 @@ public final class Runner<S> {
                 park(c, c.intended);
                 return;
             }
-            if (!target.sessionPerTransaction() && c.session == null && !connect(c)) {
-                return;
+            if (!perTransaction && c.session == null) {
+                if (!connect(c)) {
+                    return;
+                }
+                now = System.nanoTime();
             }
-            attempt(c);
-            if (c.wakeAt > System.nanoTime()) {
+            now = attempt(c, now);
+            if (c.wakeAt > now) {
                 park(c, c.wakeAt);
                 return;
             }
+            if (mustShareWorkers && anotherClientIsDue(now)) {
+                park(c, now);
+                return;
+            }
         }
+    }
+
+    private boolean anotherClientIsDue(long now) {
+        Client head = queue.peek();
+        return head != null && head.wakeAt <= now;
     }
 
     private boolean nextOperation(Client c, long now) {
@@ -238,6 +288,7 @@ public final class Runner<S> {
             return false;
         }
         if (step == null) {
+            c.scriptEnded = true;
             return false;
         }
         c.pending = step.operation();
@@ -253,124 +304,141 @@ public final class Runner<S> {
         return true;
     }
 
+    /**
+     * Opens the client's own session (direct mode). A failed attempt is not a failed operation: the pending
+     * operation waits, its latency growing from its intended start, while the client retries with backoff; every
+     * attempt after a client's first counts as a reconnect.
+     */
     private boolean connect(Client c) {
+        OperationStats s = c.statsOf(c.pending);
+        if (c.opens++ > 0) {
+            s.countReconnect();
+        }
         try {
             c.session = target.open();
             c.reconnects = 0;
             return true;
         } catch (Throwable e) {
             Failure f = target.classify(e);
-            String op = c.pending == null ? "connect" : c.pending.name();
+            long now = System.nanoTime();
             if (f.kind() == Failure.Kind.FATAL) {
-                countError(op, f);
+                countError(s, f);
+                ended(c, s, now);
                 fail(f.message());
                 finish(c);
                 return false;
             }
-            countError(op, new Failure(Failure.Kind.CONNECTION, f.code(), f.message()));
-            park(c, System.nanoTime() + Backoff.RECONNECT.pauseNanos(++c.reconnects));
+            errors.count(ErrorCount.RECONNECT, f.code(), f.message());
+            park(c, now + Backoff.RECONNECT.pauseNanos(++c.reconnects));
             return false;
         }
     }
 
-    /** One attempt of the pending operation; on return the client either completed it or set {@code wakeAt}. */
-    private void attempt(Client c) {
+    /**
+     * One attempt of the pending operation, starting at {@code now}; on return the client either completed it or
+     * set {@code wakeAt}. Returns the time the attempt ended.
+     */
+    private long attempt(Client c, long now) {
         Operation<S> op = c.pending;
-        OperationStats opStats = stats(op.name());
-        boolean perTransaction = target.sessionPerTransaction();
+        OperationStats s = c.statsOf(op);
         S session = c.session;
+        long start = now;
         if (perTransaction) {
-            long borrowStart = System.nanoTime();
             try {
                 session = target.open();
             } catch (Throwable e) {
-                onFailure(c, null, target.classify(e));
-                return;
+                long failedAt = System.nanoTime();
+                s.recordPoolWait(failedAt - now);
+                onFailure(c, s, null, target.classify(e), failedAt);
+                return failedAt;
             }
-            opStats.recordPoolWait(System.nanoTime() - borrowStart);
+            start = System.nanoTime();
+            s.recordPoolWait(start - now);
         }
-        long start = System.nanoTime();
         if (c.attempt == 0) {
             c.firstStart = start;
         }
         try {
             target.transact(session, op);
-            long end = System.nanoTime();
-            opStats.recordSuccess(end - c.firstIntended, end - c.firstStart);
-            op.committed(opStats.counters());
-            if (perTransaction) {
-                target.release(session, false);
-            }
-            c.completed++;
-            c.pending = null;
-            c.lastEnd = end;
-            c.wakeAt = 0;
         } catch (Throwable e) {
-            onFailure(c, session, target.classify(e));
+            long failedAt = System.nanoTime();
+            onFailure(c, s, session, target.classify(e), failedAt);
+            return failedAt;
         }
+        long end = System.nanoTime();
+        s.recordSuccess(end - c.firstIntended, end - c.firstStart);
+        op.committed(s.counters());
+        if (perTransaction) {
+            target.release(session, false);
+            c.reconnects = 0;
+        }
+        c.completed++;
+        c.pending = null;
+        c.lastEnd = end;
+        c.wakeAt = 0;
+        return end;
     }
 
     /** The error policy: what each kind of failure means for the client and the run. */
-    private void onFailure(Client c, S session, Failure f) {
-        Operation<S> op = c.pending;
-        long now = System.nanoTime();
-        boolean perTransaction = target.sessionPerTransaction();
+    private void onFailure(Client c, OperationStats s, S session, Failure f, long now) {
         switch (f.kind()) {
             case RETRY -> {
                 if (c.attempt + 1 < plan.maxAttempts()) {
-                    stats(op.name()).countRetry();
-                    retried.count(dev.gauntlet.core.result.ErrorCount.RETRIED, f.code(), f.message());
+                    s.countRetry();
+                    retried.count(ErrorCount.RETRIED, f.code(), f.message());
                     c.attempt++;
                     releaseIfPooled(session, false);
                     c.wakeAt = now + Backoff.RETRY.pauseNanos(c.attempt);
                     c.intended = c.wakeAt;
                     return;
                 }
-                countError(op.name(), new Failure(f.kind(), f.code(),
+                countError(s, new Failure(f.kind(), f.code(),
                         "gave up after " + plan.maxAttempts() + " attempts: " + f.message()));
                 releaseIfPooled(session, false);
             }
             case CONNECTION, AMBIGUOUS_COMMIT -> {
-                countError(op.name(), f);
+                countError(s, f);
                 if (session != null) {
                     target.release(session, true);
                 }
                 if (!perTransaction) {
                     c.session = null;
                 }
-                abandon(c, now);
+                ended(c, s, now);
                 // Reconnect after a pause rather than hammering a server that is restarting.
                 c.wakeAt = now + Backoff.RECONNECT.pauseNanos(++c.reconnects);
                 return;
             }
             case TIMEOUT -> {
-                countError(op.name(), f);
+                countError(s, f);
                 releaseIfPooled(session, false);
             }
             case FATAL -> {
-                countError(op.name(), f);
+                countError(s, f);
                 releaseIfPooled(session, true);
-                fail(op.name() + ": " + f.message());
+                fail(c.pending.name() + ": " + f.message());
             }
         }
-        abandon(c, now);
+        ended(c, s, now);
         c.wakeAt = 0;
     }
 
-    private void abandon(Client c, long now) {
+    /** The pending operation ended in failure at {@code now}: its latency goes into the failed histogram. */
+    private void ended(Client c, OperationStats s, long now) {
+        s.recordFailure(now - c.firstIntended);
         c.pending = null;
         c.completed++;
         c.lastEnd = now;
     }
 
     private void releaseIfPooled(S session, boolean broken) {
-        if (session != null && target.sessionPerTransaction()) {
+        if (session != null && perTransaction) {
             target.release(session, broken);
         }
     }
 
-    private void countError(String operation, Failure f) {
-        stats(operation).countError();
+    private void countError(OperationStats s, Failure f) {
+        s.countError();
         errors.count(f.kind().label(), f.code(), f.message());
     }
 
@@ -388,12 +456,17 @@ public final class Runner<S> {
         queue.add(c);
     }
 
+    /** The client is done; an operation it was due to run before the end and never completed is unissued. */
     private void finish(Client c) {
         synchronized (c) {
             if (c.done) {
                 return;
             }
             c.done = true;
+        }
+        long end = runEnd();
+        if (c.pending != null && c.firstIntended < end) {
+            c.statsOf(c.pending).recordUnissued(end - c.firstIntended);
         }
         if (c.session != null) {
             target.release(c.session, false);
@@ -407,25 +480,80 @@ public final class Runner<S> {
         }
     }
 
+    /**
+     * Open loop: slots that fell due before the end but no client took (every client was busy) are unissued
+     * too. Which operation each would have been is drawn from the clients' scripts in turn, as the clients would
+     * have drawn them; each waited at least from its slot to the end.
+     */
+    private void countUntakenSlots(long endAt) {
+        if (rateSchedule == null || plan.duration() == null && stopAtNanos == NO_DEADLINE) {
+            return;
+        }
+        long due = rateSchedule.dueBefore(endAt);
+        int next = 0;
+        for (long k = rateSchedule.taken(); k < due; k++) {
+            String op = null;
+            for (int tries = 0; tries < clients.size() && op == null; tries++) {
+                Client c = clients.get(next);
+                next = (next + 1) % clients.size();
+                op = c.scriptEnded ? null : drawOperationName(c);
+            }
+            if (op == null) {
+                op = workload.operationNames().isEmpty() ? "unissued" : workload.operationNames().get(0);
+            }
+            stats(op).recordUnissued(endAt - rateSchedule.intendedStart(k));
+        }
+    }
+
+    private String drawOperationName(Client c) {
+        try {
+            Step<S> step = c.script.next();
+            if (step == null) {
+                c.scriptEnded = true;
+                return null;
+            }
+            return step.operation().name();
+        } catch (RuntimeException e) {
+            c.scriptEnded = true;
+            return null;
+        }
+    }
+
     // ---------------------------------------------------------------- reporting
 
-    /** Closes intervals on the calling thread; keeps the measure phase's cumulative histograms. */
+    /** Closes intervals on the calling thread; keeps the measure phase's cumulative histograms and counters. */
     private final class Reporter {
         final long startMillis;
         final long warmupEnd;
         final long everyNanos = plan.reportEvery().toNanos();
         final List<Interval> intervals = new ArrayList<>();
         final List<Phase> phases = new ArrayList<>();
-        final Map<String, Histogram[]> cumulative = new LinkedHashMap<>();
-        final Map<String, long[]> lastCounters = new ConcurrentHashMap<>();
-        final Map<String, Map<String, Long>> lastOwnCounters = new LinkedHashMap<>();
-        final Map<String, Map<String, Long>> totalOwnCounters = new LinkedHashMap<>();
+        final Map<String, Totals> totals = new LinkedHashMap<>();
         final Map<String, Long> phaseCounts = new LinkedHashMap<>();
         long lastTick;
         long nextRegular;
         long measureStart = -1;
         long measureEnd = -1;
         String phase;
+
+        /** One operation's measured-phase totals, and the cumulative counters last seen (for differences). */
+        final class Totals {
+            final Histogram latency = LatencyRecorder.newHistogram();
+            final Histogram service = LatencyRecorder.newHistogram();
+            final Histogram poolWait = LatencyRecorder.newHistogram();
+            final Histogram failed = LatencyRecorder.newHistogram();
+            final Histogram unissued = LatencyRecorder.newHistogram();
+            final Map<String, Long> counters = new java.util.TreeMap<>();
+            long errors;
+            long retries;
+            long reconnects;
+            long lastErrors;
+            long lastRetries;
+            long lastReconnects;
+            long lastClamped;
+            long clamped;
+            Map<String, Long> lastCounters = Map.of();
+        }
 
         Reporter(long startMillis, long warmupEnd) {
             this.startMillis = startMillis;
@@ -469,7 +597,11 @@ public final class Runner<S> {
             if (phase.equals(Phase.WARMUP) && now >= warmupEnd) {
                 Phase warmup = new Phase(Phase.WARMUP, 0, seconds(now));
                 phases.add(warmup);
-                listener.onPhaseEnd(warmup);
+                if (intervalLog != null) {
+                    intervalLog.comment(String.format(java.util.Locale.ROOT,
+                            "warm-up ended at %.3f s; the intervals after this line are measured", seconds(now)));
+                }
+                tell(() -> listener.onPhaseEnd(warmup));
                 phase = Phase.MEASURE;
                 measureStart = now;
                 phaseCounts.clear();
@@ -478,19 +610,28 @@ public final class Runner<S> {
             }
         }
 
-        void close() {
-            long now = System.nanoTime();
-            closeInterval(now);
+        /**
+         * The last interval: it ends when the run ended ({@code endAt}) but also holds the operations that were in
+         * flight then and finished during the drain, and the unissued ones.
+         */
+        void close(long endAt) {
+            long end = Math.max(endAt, lastTick);
+            closeInterval(end);
+            Phase last = phase.equals(Phase.MEASURE) ? new Phase(Phase.MEASURE, seconds(measureStart), seconds(end))
+                    : new Phase(Phase.WARMUP, 0, seconds(end)); // stopped during warm-up: nothing was measured
             if (phase.equals(Phase.MEASURE)) {
-                measureEnd = now;
-                Phase measure = new Phase(Phase.MEASURE, seconds(measureStart), seconds(now));
-                phases.add(measure);
-                listener.onPhaseEnd(measure);
-            } else {
-                // Stopped during warm-up: nothing was measured.
-                Phase warmup = new Phase(Phase.WARMUP, 0, seconds(now));
-                phases.add(warmup);
-                listener.onPhaseEnd(warmup);
+                measureEnd = end;
+            }
+            phases.add(last);
+            tell(() -> listener.onPhaseEnd(last));
+        }
+
+        /** A listener that throws stops the run with its message instead of killing the reporter silently. */
+        void tell(Runnable notification) {
+            try {
+                notification.run();
+            } catch (RuntimeException e) {
+                fail("a run listener failed: " + e);
             }
         }
 
@@ -504,9 +645,6 @@ public final class Runner<S> {
 
         void closeInterval(long now) {
             double secs = (now - lastTick) / 1e9;
-            if (secs <= 0) {
-                return;
-            }
             long fromMillis = startMillis + TimeUnit.NANOSECONDS.toMillis(lastTick - startNanos);
             long toMillis = startMillis + TimeUnit.NANOSECONDS.toMillis(now - startNanos);
             boolean measuring = phase.equals(Phase.MEASURE);
@@ -514,43 +652,49 @@ public final class Runner<S> {
             long intervalErrors = 0;
             long intervalRetries = 0;
             for (OperationStats s : orderedStats()) {
-                Histogram[] cum = cumulative.computeIfAbsent(s.name(), n -> new Histogram[] {
-                        LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram()});
-                Histogram latency = s.latency().takeInterval();
-                Histogram service = s.service().takeInterval();
-                Histogram poolWait = s.poolWait().takeInterval();
-                long[] last = lastCounters.computeIfAbsent(s.name(), n -> new long[2]);
+                Totals t = totals.computeIfAbsent(s.name(), n -> new Totals());
+                OperationStats.Snapshot snap = s.takeInterval();
                 long errorsNow = s.errors();
                 long retriesNow = s.retries();
-                long dErrors = errorsNow - last[0];
-                long dRetries = retriesNow - last[1];
-                last[0] = errorsNow;
-                last[1] = retriesNow;
+                long reconnectsNow = s.reconnects();
+                long clampedNow = s.clamped();
+                long dErrors = errorsNow - t.lastErrors;
+                long dRetries = retriesNow - t.lastRetries;
+                long dReconnects = reconnectsNow - t.lastReconnects;
+                long dClamped = clampedNow - t.lastClamped;
+                t.lastErrors = errorsNow;
+                t.lastRetries = retriesNow;
+                t.lastReconnects = reconnectsNow;
+                t.lastClamped = clampedNow;
                 intervalErrors += dErrors;
                 intervalRetries += dRetries;
                 if (intervalLog != null) {
-                    intervalLog.write(s.name(), latency, fromMillis, toMillis);
-                    intervalLog.write(s.name() + ".service", service, fromMillis, toMillis);
-                    intervalLog.write(s.name() + ".poolWait", poolWait, fromMillis, toMillis);
+                    intervalLog.write(s.name(), snap.latency(), fromMillis, toMillis);
+                    intervalLog.write(s.name() + ".service", snap.service(), fromMillis, toMillis);
+                    intervalLog.write(s.name() + ".poolWait", snap.poolWait(), fromMillis, toMillis);
+                    intervalLog.write(s.name() + ".failed", snap.failed(), fromMillis, toMillis);
+                    intervalLog.write(s.name() + ".unissued", snap.unissued(), fromMillis, toMillis);
                 }
                 Map<String, Long> own = s.counterValues();
-                Map<String, Long> ownLast = lastOwnCounters.computeIfAbsent(s.name(), n -> new LinkedHashMap<>());
                 if (measuring) {
-                    Map<String, Long> ownTotal = totalOwnCounters.computeIfAbsent(s.name(), n -> new java.util.TreeMap<>());
-                    own.forEach((k, v) -> ownTotal.merge(k, v - ownLast.getOrDefault(k, 0L), Long::sum));
+                    Map<String, Long> previous = t.lastCounters;
+                    own.forEach((k, v) -> t.counters.merge(k, v - previous.getOrDefault(k, 0L), Long::sum));
+                    t.latency.add(snap.latency());
+                    t.service.add(snap.service());
+                    t.poolWait.add(snap.poolWait());
+                    t.failed.add(snap.failed());
+                    t.unissued.add(snap.unissued());
+                    t.errors += dErrors;
+                    t.retries += dRetries;
+                    t.reconnects += dReconnects;
+                    t.clamped += dClamped;
                 }
-                ownLast.putAll(own);
-                if (measuring) {
-                    cum[0].add(latency);
-                    cum[1].add(service);
-                    cum[2].add(poolWait);
-                    countTotals(s.name(), dErrors, dRetries);
-                }
-                long count = latency.getTotalCount();
+                t.lastCounters = own;
+                long count = snap.latency().getTotalCount();
                 phaseCounts.merge(s.name(), count, Long::sum);
-                LatencySummary l = LatencySummary.of(latency);
-                ops.put(s.name(), new IntervalOperation(count, count / secs, l.p50(), l.p95(), l.p99(), l.max(),
-                        dErrors, dRetries, HistogramCodec.encode(latency)));
+                LatencySummary l = LatencySummary.of(snap.latency());
+                ops.put(s.name(), new IntervalOperation(count, secs > 0 ? count / secs : 0, l.p50(), l.p95(), l.p99(),
+                        l.max(), dErrors, dRetries, HistogramCodec.encode(snap.latency())));
             }
             if (intervalLog != null) {
                 intervalLog.flush();
@@ -559,15 +703,8 @@ public final class Runner<S> {
             intervals.add(interval);
             lastTick = now;
             double phaseSeconds = (now - (measuring ? measureStart : startNanos)) / 1e9;
-            listener.onInterval(interval, Map.copyOf(phaseCounts), phaseSeconds);
-        }
-
-        final Map<String, long[]> totals = new LinkedHashMap<>();
-
-        void countTotals(String name, long dErrors, long dRetries) {
-            long[] t = totals.computeIfAbsent(name, n -> new long[2]);
-            t[0] += dErrors;
-            t[1] += dRetries;
+            Map<String, Long> counts = Map.copyOf(phaseCounts);
+            tell(() -> listener.onInterval(interval, counts, phaseSeconds));
         }
 
         List<OperationStats> orderedStats() {
@@ -584,12 +721,12 @@ public final class Runner<S> {
             double measured = measuredSeconds();
             List<OperationResult> list = new ArrayList<>();
             for (OperationStats s : orderedStats()) {
-                Histogram[] cum = cumulative.get(s.name());
-                long[] t = totals.getOrDefault(s.name(), new long[2]);
-                long count = cum[0].getTotalCount();
-                list.add(new OperationResult(s.name(), count, t[0], t[1], measured > 0 ? count / measured : 0,
-                        LatencySummary.of(cum[0]), HistogramCodec.encode(cum[0]), Timing.of(cum[1]),
-                        Timing.of(cum[2]), Map.copyOf(totalOwnCounters.getOrDefault(s.name(), Map.of()))));
+                Totals t = totals.get(s.name());
+                long count = t.latency.getTotalCount();
+                list.add(new OperationResult(s.name(), count, t.errors, t.retries, measured > 0 ? count / measured : 0,
+                        LatencySummary.of(t.latency), HistogramCodec.encode(t.latency), Timing.of(t.service),
+                        Timing.of(t.poolWait), Timing.of(t.failed), t.unissued.getTotalCount(), Timing.of(t.unissued),
+                        t.reconnects, t.clamped, t.counters));
             }
             return list;
         }

@@ -7,6 +7,8 @@ import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
@@ -32,7 +34,8 @@ final class RunFixture {
             "bench-1", "PostgreSQL 17.6", "jdbc:postgresql://localhost:5432/tpcc");
     private final Map<String, Object> parameters = new LinkedHashMap<>(Map.of("warehouses", 4, "pool", "direct"));
     private final List<OperationResult> operations = new ArrayList<>();
-    private final Map<String, Double> metrics = new LinkedHashMap<>();
+    private final Metrics metrics = new Metrics();
+    private String runId = RunResult.newRunId();
     private final List<Interval> intervals = new ArrayList<>();
     private final List<Phase> phases = new ArrayList<>();
     private final List<ErrorCount> errors = new ArrayList<>();
@@ -55,7 +58,7 @@ final class RunFixture {
                                      Timing serviceTime, Timing poolWait) {
         return new OperationResult(name, h.getTotalCount(), errors, retries,
                 seconds > 0 ? h.getTotalCount() / seconds : 0, LatencySummary.of(h), HistogramCodec.encode(h),
-                serviceTime, poolWait, java.util.Map.of());
+                serviceTime, poolWait, null, 0, null, 0, 0, java.util.Map.of());
     }
 
     static IntervalOperation intervalOperation(Histogram h, double seconds, long errors) {
@@ -111,8 +114,18 @@ final class RunFixture {
         return this;
     }
 
+    /** A rate-like metric: higher is better, and it adds up across driver processes. */
     RunFixture metric(String name, double value) {
-        metrics.put(name, value);
+        return metric(name, value, MetricInfo.higher().addsUp());
+    }
+
+    RunFixture metric(String name, double value, MetricInfo info) {
+        metrics.add(name, value, info);
+        return this;
+    }
+
+    RunFixture runId(String id) {
+        runId = id;
         return this;
     }
 
@@ -137,9 +150,9 @@ final class RunFixture {
     }
 
     RunResult build() {
-        return new RunResult(RunResult.SCHEMA_VERSION, new Tool("gauntlet", "0.1.0", "abc1234"), workload, variant,
-                "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
-                startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics,
-                intervals, phases, errors, checks);
+        return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
+                variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
+                startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
+                metrics.info(), intervals, phases, errors, checks, List.of());
     }
 }

@@ -123,7 +123,7 @@ class RunnerTest {
         assertEquals(8, op.retries());
         assertEquals(0, op.errors());
         assertTrue(op.latencyMs().p50() >= 60, "three 20 ms attempts: " + op.latencyMs().p50());
-        ErrorCount retried = r.errors().stream().filter(ErrorCount::isRetry).findFirst().orElseThrow();
+        ErrorCount retried = r.errors().stream().filter(e -> e.errorClass().equals(ErrorCount.RETRIED)).findFirst().orElseThrow();
         assertEquals(8, retried.count());
     }
 

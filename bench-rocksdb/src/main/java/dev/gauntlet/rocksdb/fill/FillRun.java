@@ -1,5 +1,7 @@
 package dev.gauntlet.rocksdb.fill;
 
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.Provenance;
 import dev.gauntlet.core.result.Check;
@@ -83,7 +85,7 @@ public final class FillRun {
 
     /** After the runner: final FlushWAL, statistics, close, reopen and count; adds metrics and checks. */
     private static Outcome finish(RunResult r, FillSettings settings, RocksDbStore store) {
-        Map<String, Double> metrics = new LinkedHashMap<>(r.metrics());
+        Metrics metrics = Metrics.of(r);
         List<Check> checks = new ArrayList<>(r.checks());
         if (settings.flushWal().kind() == FlushWalPolicy.Kind.END) {
             long start = System.nanoTime();
@@ -92,7 +94,7 @@ public final class FillRun {
             } catch (RocksDBException e) {
                 throw new IllegalStateException("FlushWAL(true) at the end failed: " + e.getMessage(), e);
             }
-            metrics.put("endFlushWalMs", (System.nanoTime() - start) / 1e6);
+            metrics.add("endFlushWalMs", (System.nanoTime() - start) / 1e6, MetricInfo.lower());
         }
         long puts = r.operation(FillWorkload.PUT).map(o -> o.count()).orElse(0L);
         WalStatistics stats = store.walStatistics();
@@ -100,13 +102,13 @@ public final class FillRun {
         long keys = RocksDbStore.countKeys(store.dir());
         RunLine line = RunLine.of(settings.order().benchmark(), puts, r.measuredSeconds(), settings.threads(),
                 settings.bytesPerPut());
-        metrics.put("opsPerSecond", puts / Math.max(r.measuredSeconds(), 1e-9));
-        metrics.put("microsPerOp", line.microsPerOp());
-        metrics.put("mbPerSecond", line.mbPerSecond());
+        metrics.add("opsPerSecond", puts / Math.max(r.measuredSeconds(), 1e-9), MetricInfo.higher().addsUp());
+        metrics.add("microsPerOp", line.microsPerOp(), MetricInfo.lower());
+        metrics.add("mbPerSecond", line.mbPerSecond(), MetricInfo.higher().addsUp());
         if (settings.statistics()) {
-            metrics.putAll(stats.metrics(puts));
+            stats.addTo(metrics, "", puts);
         }
-        metrics.put("keysAfterReopen", (double) keys);
+        metrics.add("keysAfterReopen", keys, MetricInfo.neither());
         checks.add(Check.pass("puts completed", puts + " of " + settings.num()));
         if (puts != settings.num()) {
             checks.set(checks.size() - 1, Check.fail("puts completed", puts + " of " + settings.num()));

@@ -1,5 +1,7 @@
 package dev.gauntlet.rocksdb.fill;
 
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.report.RunReport;
@@ -137,30 +139,24 @@ public final class FillSeries {
                 count += part.count();
                 errors += part.errors();
             }
-            operations.add(new OperationResult(op.name(), count, errors, 0, count / Math.max(measured, 1e-9),
+            operations.add(OperationResult.of(op.name(), count, errors, 0, count / Math.max(measured, 1e-9),
                     LatencySummary.of(latency), HistogramCodec.encode(latency), Timing.of(service), null, Map.of()));
         }
-        Map<String, Double> metrics = new LinkedHashMap<>();
+        Metrics metrics = new Metrics();
         RepeatSummary ours = RepeatSummary.of(lines);
-        metrics.put(SideBySide.OURS + "MeanOpsPerSecond", ours.meanOps());
-        metrics.put(SideBySide.OURS + "Ci95OpsPerSecond", ours.ci95Ops());
-        metrics.put(SideBySide.OURS + "MedianOpsPerSecond", ours.medianOps());
-        metrics.put(SideBySide.OURS + "MedianMbPerSecond", ours.medianMb());
+        SideBySide.putSummary(metrics, SideBySide.OURS, ours);
         SideBySide.putRuns(metrics, SideBySide.OURS, lines);
         WalStatistics total = outcomes.stream().map(FillRun.Outcome::statistics).reduce(WalStatistics.NONE, WalStatistics::plus);
         long puts = lines.stream().mapToLong(RunLine::operations).sum();
         if (settings.statistics()) {
-            total.metrics(puts).forEach((k, v) -> metrics.put("total" + Character.toUpperCase(k.charAt(0)) + k.substring(1), v));
+            total.addTo(metrics, "total", puts);
         }
         if (!dbBenchLines.isEmpty()) {
             RepeatSummary theirs = RepeatSummary.of(dbBenchLines);
-            metrics.put(SideBySide.DB_BENCH + "MeanOpsPerSecond", theirs.meanOps());
-            metrics.put(SideBySide.DB_BENCH + "Ci95OpsPerSecond", theirs.ci95Ops());
-            metrics.put(SideBySide.DB_BENCH + "MedianOpsPerSecond", theirs.medianOps());
-            metrics.put(SideBySide.DB_BENCH + "MedianMbPerSecond", theirs.medianMb());
+            SideBySide.putSummary(metrics, SideBySide.DB_BENCH, theirs);
             SideBySide.putRuns(metrics, SideBySide.DB_BENCH, dbBenchLines);
-            metrics.put(SideBySide.RATIO, ours.medianOps() / theirs.medianOps());
-            metrics.put(SideBySide.JNI_OVERHEAD, (theirs.medianOps() / ours.medianOps() - 1) * 100);
+            metrics.add(SideBySide.RATIO, ours.medianOps() / theirs.medianOps(), MetricInfo.higher());
+            metrics.add(SideBySide.JNI_OVERHEAD, (theirs.medianOps() / ours.medianOps() - 1) * 100, MetricInfo.lower());
         }
         List<Check> checks = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
@@ -177,8 +173,9 @@ public final class FillSeries {
             parameters.put("dbBenchCommand", String.join(" ", dbBench.command(settings, Path.of("<fresh dir>"), 0))
                     .replace("--seed=1", "--seed=<run seed>"));
         }
-        return new RunResult(RunResult.SCHEMA_VERSION, first.tool(), first.workload(), first.variant(), first.command(),
-                first.startedAt(), outcomes.get(outcomes.size() - 1).result().endedAt(), measured, first.clients(),
-                first.environment(), parameters, operations, metrics, List.of(), List.of(), List.of(), checks);
+        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
+                first.variant(), first.command(), first.startedAt(), outcomes.get(outcomes.size() - 1).result().endedAt(),
+                measured, first.clients(), first.environment(), parameters, operations, metrics.values(),
+                metrics.info(), List.of(), List.of(), List.of(), checks, List.of());
     }
 }

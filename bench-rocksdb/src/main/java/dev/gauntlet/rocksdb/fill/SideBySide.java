@@ -1,5 +1,7 @@
 package dev.gauntlet.rocksdb.fill;
 
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.rocksdb.dbbench.RepeatSummary;
 import dev.gauntlet.rocksdb.dbbench.RunLine;
@@ -78,16 +80,28 @@ public final class SideBySide {
         return l.opsPerSecond();
     }
 
+    /**
+     * A series' summary as metrics. The mean, median and MB/s are figures of speed (higher is better); the 95%
+     * confidence interval's half-width says how sure the mean is, which is neither good nor bad, and like the mean
+     * of a series it does not add up across processes.
+     */
+    static void putSummary(Metrics metrics, String who, RepeatSummary s) {
+        metrics.add(who + "MeanOpsPerSecond", s.meanOps(), MetricInfo.higher());
+        metrics.add(who + "Ci95OpsPerSecond", s.ci95Ops(), MetricInfo.neither());
+        metrics.add(who + "MedianOpsPerSecond", s.medianOps(), MetricInfo.higher());
+        metrics.add(who + "MedianMbPerSecond", s.medianMb(), MetricInfo.higher());
+    }
+
     /** Keeps every figure of each run's line as metrics, so the lines can be printed again exactly. */
-    static void putRuns(Map<String, Double> metrics, String who, List<RunLine> lines) {
+    static void putRuns(Metrics metrics, String who, List<RunLine> lines) {
         for (int i = 0; i < lines.size(); i++) {
             RunLine l = lines.get(i);
             String run = who + "Run" + (i + 1);
-            metrics.put(run + "OpsPerSecond", (double) l.opsPerSecond());
-            metrics.put(run + "Seconds", l.seconds());
-            metrics.put(run + "Operations", (double) l.operations());
-            metrics.put(run + "MicrosPerOp", l.microsPerOp());
-            metrics.put(run + "MbPerSecond", l.mbPerSecond());
+            metrics.add(run + "OpsPerSecond", l.opsPerSecond(), MetricInfo.higher());
+            metrics.add(run + "Seconds", l.seconds(), MetricInfo.lower());
+            metrics.add(run + "Operations", l.operations(), MetricInfo.neither());
+            metrics.add(run + "MicrosPerOp", l.microsPerOp(), MetricInfo.lower());
+            metrics.add(run + "MbPerSecond", l.mbPerSecond(), MetricInfo.higher());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.gauntlet.rocksdb.fill;
 
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rocksdb.HistogramType;
@@ -23,17 +25,23 @@ public record WalStatistics(long walBytes, long walSyncs, long writesWithWal, lo
                 statistics.getHistogramData(HistogramType.WRITE_STALL).getCount());
     }
 
-    /** As result metrics, per put where it makes sense. */
-    public Map<String, Double> metrics(long puts) {
-        Map<String, Double> m = new LinkedHashMap<>();
-        m.put("walBytes", (double) walBytes);
-        m.put("walBytesPerPut", puts == 0 ? 0 : (double) walBytes / puts);
-        m.put("walSyncs", (double) walSyncs);
-        m.put("walSyncsPerPut", puts == 0 ? 0 : (double) walSyncs / puts);
-        m.put("writesWithWal", (double) writesWithWal);
-        m.put("writeStalls", (double) writeStalls);
-        m.put("stallMicros", (double) stallMicros);
-        return m;
+    /**
+     * Adds these statistics to {@code m} as result metrics (names prefixed with {@code prefix}, per put where it
+     * makes sense). WAL bytes and syncs are what durability costs, stalls what the write path lost: fewer is better
+     * for each, and totals of concurrent processes add up.
+     */
+    public void addTo(Metrics m, String prefix, long puts) {
+        m.add(name(prefix, "walBytes"), walBytes, MetricInfo.lower().addsUp());
+        m.add(name(prefix, "walBytesPerPut"), puts == 0 ? 0 : (double) walBytes / puts, MetricInfo.lower());
+        m.add(name(prefix, "walSyncs"), walSyncs, MetricInfo.lower().addsUp());
+        m.add(name(prefix, "walSyncsPerPut"), puts == 0 ? 0 : (double) walSyncs / puts, MetricInfo.lower());
+        m.add(name(prefix, "writesWithWal"), writesWithWal, MetricInfo.neither().addsUp());
+        m.add(name(prefix, "writeStalls"), writeStalls, MetricInfo.lower().addsUp());
+        m.add(name(prefix, "stallMicros"), stallMicros, MetricInfo.lower().addsUp());
+    }
+
+    private static String name(String prefix, String metric) {
+        return prefix.isEmpty() ? metric : prefix + Character.toUpperCase(metric.charAt(0)) + metric.substring(1);
     }
 
     public WalStatistics plus(WalStatistics o) {

@@ -110,7 +110,7 @@ class ErrorPolicyTest {
         assertEquals(100, op.count());
         assertEquals(0, op.errors());
         assertTrue(op.retries() > 0, "concurrent repeatable-read updates of one row must conflict");
-        ErrorCount retried = r.errors().stream().filter(ErrorCount::isRetry).findFirst().orElseThrow();
+        ErrorCount retried = r.errors().stream().filter(e -> e.errorClass().equals(ErrorCount.RETRIED)).findFirst().orElseThrow();
         assertEquals(SqlStates.SERIALIZATION_FAILURE, retried.sqlState());
         assertEquals(before + 100, value(1), "every committed increment is there exactly once");
     }
