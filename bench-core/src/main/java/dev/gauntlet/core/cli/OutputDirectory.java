@@ -19,9 +19,14 @@ public final class OutputDirectory {
     private OutputDirectory() {
     }
 
+    /**
+     * {@code results/<workload>[-<variant>]-<yyyyMMdd-HHmmss>-<6 hex>}: the time for people, a random suffix so two
+     * drivers started in the same second (an Indexed Job's pods, all pid 1, on one shared volume) never share one.
+     */
     public static Path defaultFor(String workload, String variant) {
         String name = workload + (variant == null ? "" : "-" + variant.replaceAll("[^A-Za-z0-9._-]+", "_"))
-                + "-" + LocalDateTime.now().format(STAMP);
+                + "-" + LocalDateTime.now().format(STAMP)
+                + String.format("-%06x", java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 24));
         return Paths.get("results", name);
     }
 
@@ -41,7 +46,21 @@ public final class OutputDirectory {
             throw new BadInputException("cannot write to --out " + dir + " ("
                     + (existing == null ? "no existing parent" : existing + " is not a writable directory") + ")");
         }
+        probe(dir, existing);
         return dir;
+    }
+
+    /**
+     * Permission bits do not tell everything (root "may write" to /proc; a read-only mount says yes too): create and
+     * remove a hidden directory where the output will go, so the run is refused now, not after an hour.
+     */
+    private static void probe(Path dir, Path existing) {
+        try {
+            Files.delete(Files.createTempDirectory(existing, ".gauntlet-probe-"));
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new BadInputException("cannot write to --out " + dir + " (creating a directory in " + existing
+                    + " failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+        }
     }
 
     /** Creates the checked directory when the run starts. */

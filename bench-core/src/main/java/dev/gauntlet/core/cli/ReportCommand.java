@@ -4,6 +4,7 @@ import dev.gauntlet.core.report.Comparison;
 import dev.gauntlet.core.report.FileSet;
 import dev.gauntlet.core.report.LabelledRun;
 import dev.gauntlet.core.report.ResultMerge;
+import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.ResultFile;
@@ -81,23 +82,30 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = {
-                "Compares runs side by side and prints Markdown: | Metric | A | B | Change | Winner |, then a "
-                        + "verdict written from the numbers.",
-                "The first run is the baseline (A); every other run gets its own table against it. Rows: "
-                        + "throughput, workload metrics both runs have (tpmC, ...), mean/p50/p95/p99/max latency "
+                "Compares runs side by side and prints Markdown: | Metric | A | B | Change | 95% CI | Winner |, then "
+                        + "a verdict written from the numbers.",
+                "The first side is the baseline (A); every other side gets its own table against it. Rows: "
+                        + "throughput, workload metrics all runs have (tpmC, ...), mean/p50/p95/p99/max latency "
                         + "of all operations and per operation, errors, retries, checks.",
-                "Changes smaller than --threshold percent are called Equal, because two runs of the same thing "
-                        + "on a shared machine often differ by that much.",
-                "Runs are named by their variant, else by their directory. The output warns when runs differ in "
-                        + "workload, clients, parameters or machine, since the comparison may then not be fair."})
+                "A side is one run, or the repeated runs of one variant: give them comma-separated (a1,a2,a3), or "
+                        + "a directory whose subdirectories hold the runs (an experiment's variant directory). With "
+                        + "two or more runs per side, a winner is named only when the 95% confidence interval of the "
+                        + "difference excludes zero; with one run each, a change is reported without a winner (no "
+                        + "confidence).",
+                "Changes smaller than --threshold percent are called Equal either way, because runs of the same "
+                        + "thing on a shared machine often differ by that much.",
+                "Sides are named by their variant, else by their directory. The output warns when sides differ in "
+                        + "workload, clients, parameters or machine (the seed does not count), and when an open-loop "
+                        + "run could not keep its rate."})
     static final class Compare implements Callable<Integer> {
 
         @Spec
         CommandSpec spec;
 
-        @Parameters(arity = "2..*", paramLabel = "RUN",
-                description = "Run directories or result.json files; the first is the baseline.")
-        List<Path> inputs = new ArrayList<>();
+        @Parameters(arity = "2..*", paramLabel = "SIDE",
+                description = "A run directory or result.json file; several runs of one side comma-separated; or a "
+                        + "directory of run directories. The first side is the baseline.")
+        List<String> inputs = new ArrayList<>();
 
         @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
                 description = "Noise threshold in percent: smaller changes are reported as Equal (default: "
@@ -116,8 +124,7 @@ public final class ReportCommand implements Callable<Integer> {
             if (out != null && Files.isDirectory(out)) {
                 throw new BadInputException("--out " + out + " is a directory; give a file name such as compare.md");
             }
-            List<LabelledRun> runs = inputs.stream().map(ReportCommand::read).toList();
-            String markdown = Comparison.compareLabelled(runs, threshold).markdown();
+            String markdown = Comparison.compareGroups(sides(inputs), threshold).markdown();
             if (out != null) {
                 try {
                     AtomicFiles.write(out, markdown.getBytes(StandardCharsets.UTF_8));
@@ -137,9 +144,13 @@ public final class ReportCommand implements Callable<Integer> {
                 "Combines the results of driver processes that ran one workload at the same time into one result, "
                         + "as if a single process had recorded every sample.",
                 "Histograms are added, so every percentile is exact (percentiles are never averaged); counts, "
-                        + "errors and retries are summed; throughput is the total count over the longest measured "
-                        + "time; intervals are aligned by position. Ratio metrics such as efficiencyPercent are "
-                        + "dropped (and listed in the parameters) because they do not add up.",
+                        + "errors and retries are summed; throughput is the total count over the span of the measured "
+                        + "windows; intervals are aligned by wall-clock time. Metrics the workload did not declare "
+                        + "additive (efficiencyPercent, a cost per operation, a confidence interval) are dropped and "
+                        + "listed in the parameters.",
+                "Refused, with one line: results of different workloads, variants or --report-every; the same run "
+                        + "given twice (results carry a run id); runs whose measured windows do not overlap (runs "
+                        + "made one after another are compared, not merged).",
                 "Writes result.json, report.md and the charts to --out, all or nothing."})
     static final class Merge implements Callable<Integer> {
 
@@ -178,6 +189,51 @@ public final class ReportCommand implements Callable<Integer> {
             print(spec, "merged " + runs.size() + " results (" + merged.parameters().get(ResultMerge.MERGED_FROM)
                     + " driver processes) into " + target + ": " + String.join(", ", files.names()));
             return ExitCode.OK;
+        }
+    }
+
+    /** Each argument is a side: one run, comma-separated runs, or a directory of run directories. */
+    static List<RunGroup> sides(List<String> arguments) {
+        List<RunGroup> sides = new ArrayList<>();
+        for (String argument : arguments) {
+            List<LabelledRun> runs = new ArrayList<>();
+            for (String part : argument.split(",")) {
+                if (part.isBlank()) {
+                    continue;
+                }
+                Path path = Path.of(part.strip());
+                if (Files.isDirectory(path) && !Files.exists(path.resolve(ResultFile.NAME))) {
+                    List<Path> children = runDirectories(path);
+                    if (children.isEmpty()) {
+                        throw new BadInputException(path + " holds no result.json, and no run directory with one");
+                    }
+                    children.forEach(c -> runs.add(read(c)));
+                } else {
+                    runs.add(read(path));
+                }
+            }
+            if (runs.isEmpty()) {
+                throw new BadInputException("an empty side was given (" + argument + ")");
+            }
+            sides.add(RunGroup.of(runs));
+        }
+        // Two sides with the same variant (or directory) name get their letter, so a winner is never ambiguous.
+        java.util.Map<String, Long> counts = sides.stream()
+                .collect(java.util.stream.Collectors.groupingBy(RunGroup::label, java.util.stream.Collectors.counting()));
+        List<RunGroup> named = new ArrayList<>();
+        for (int i = 0; i < sides.size(); i++) {
+            RunGroup g = sides.get(i);
+            named.add(counts.get(g.label()) > 1 ? new RunGroup(g.label() + " (" + (char) ('A' + Math.min(i, 25)) + ")",
+                    g.runs()) : g);
+        }
+        return named;
+    }
+
+    private static List<Path> runDirectories(Path dir) {
+        try (java.util.stream.Stream<Path> children = Files.list(dir)) {
+            return children.filter(c -> Files.isRegularFile(c.resolve(ResultFile.NAME))).sorted().toList();
+        } catch (IOException e) {
+            throw new BadInputException("cannot list " + dir + ": " + e.getMessage(), e);
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import dev.gauntlet.core.result.AtomicFiles;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -77,14 +78,16 @@ public final class FileSet {
             readableByAll(staging, DIRECTORY_MODE);
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 Path file = staging.resolve(f.getKey());
-                Files.write(file, f.getValue());
+                AtomicFiles.writeDurably(file, f.getValue());
                 readableByAll(file, FILE_MODE);
             }
+            AtomicFiles.forceDirectory(staging);
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(staging, target);
             }
+            AtomicFiles.forceDirectory(parent);
         } catch (FileAlreadyExistsException e) {
             // Someone created the directory meanwhile: fall back to replacing files inside it.
             deleteTree(staging);
@@ -101,7 +104,7 @@ public final class FileSet {
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 Path tmp = Files.createTempFile(dir, "." + f.getKey() + ".", ".tmp");
                 staged.put(tmp, dir.resolve(f.getKey()));
-                Files.write(tmp, f.getValue());
+                AtomicFiles.writeDurably(tmp, f.getValue());
                 readableByAll(tmp, FILE_MODE);
             }
             for (Map.Entry<Path, Path> s : staged.entrySet()) {
@@ -112,6 +115,7 @@ public final class FileSet {
                     Files.move(s.getKey(), s.getValue(), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
+            AtomicFiles.forceDirectory(dir);
         } finally {
             for (Path tmp : staged.keySet()) {
                 Files.deleteIfExists(tmp);

@@ -1,12 +1,15 @@
 package dev.gauntlet.core.report;
 
-import dev.gauntlet.core.report.Delta.Direction;
+import dev.gauntlet.core.report.Delta.Outcome;
 import dev.gauntlet.core.report.Delta.Unit;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.MetricInfo.Better;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Saturation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,10 +19,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
- * A baseline run against one other run: the figures side by side, who wins each beyond the noise threshold,
- * what differs between the runs besides the variant, and a verdict written from those figures.
+ * A baseline side against one other side (each one run, or the repeated runs of a variant): the figures side by
+ * side, who wins each (see {@link Delta} for how a winner is judged), what differs between the sides besides the
+ * variant, and a verdict written from those figures.
  */
 public final class PairComparison {
 
@@ -31,25 +37,29 @@ public final class PairComparison {
     public static final String MAX = "Max latency";
     public static final String ERRORS = "Errors";
     public static final String RETRIES = "Retries";
-    /** The word the Winner column uses when a change is within the noise threshold. */
+    /** The word the Winner column uses when a change is within the noise threshold or its confidence interval. */
     public static final String EQUAL = "Equal";
+    /** The Winner column when one run per side cannot support a winner. */
+    public static final String NO_CONFIDENCE = "one run each: no confidence";
 
+    /** Parameters that differ between runs without making them unlike: the seed is not a condition of the test. */
+    private static final Set<String> NOT_CONDITIONS = Set.of("seed");
     private static final List<String> LATENCY_METRICS = List.of(MEAN, P50, P95, P99, MAX);
 
-    private final LabelledRun baseline;
-    private final LabelledRun other;
+    private final RunGroup baseline;
+    private final RunGroup other;
     private final double threshold;
     private final List<Delta> headline = new ArrayList<>();
     private final Map<String, List<Delta>> perOperation = new LinkedHashMap<>();
     private final List<String> differences = new ArrayList<>();
 
-    private PairComparison(LabelledRun baseline, LabelledRun other, double thresholdPercent) {
+    private PairComparison(RunGroup baseline, RunGroup other, double thresholdPercent) {
         this.baseline = baseline;
         this.other = other;
         this.threshold = thresholdPercent;
     }
 
-    static PairComparison of(LabelledRun baseline, LabelledRun other, double thresholdPercent) {
+    static PairComparison of(RunGroup baseline, RunGroup other, double thresholdPercent) {
         PairComparison c = new PairComparison(baseline, other, thresholdPercent);
         c.collectHeadline();
         c.collectPerOperation();
@@ -57,11 +67,11 @@ public final class PairComparison {
         return c;
     }
 
-    public LabelledRun baseline() {
+    public RunGroup baseline() {
         return baseline;
     }
 
-    public LabelledRun other() {
+    public RunGroup other() {
         return other;
     }
 
@@ -69,17 +79,17 @@ public final class PairComparison {
         return threshold;
     }
 
-    /** Whole-run figures: throughput, workload metrics both runs have, latency of all operations, errors. */
+    /** Whole-run figures: throughput, workload metrics both sides have, latency of all operations, errors. */
     public List<Delta> headline() {
         return List.copyOf(headline);
     }
 
-    /** Per operation both runs have, when either run has more than one: throughput, latency, errors. */
+    /** Per operation both sides have, when either has more than one: throughput, latency, errors. */
     public Map<String, List<Delta>> perOperation() {
         return java.util.Collections.unmodifiableMap(perOperation);
     }
 
-    /** What differs between the runs besides their results: workload, clients, parameters, environment. */
+    /** What differs between the sides besides their results: workload, clients, parameters, environment. */
     public List<String> differences() {
         return List.copyOf(differences);
     }
@@ -93,19 +103,21 @@ public final class PairComparison {
                 .findFirst();
     }
 
-    /** The label of the better run on this figure, or {@link #EQUAL}. */
+    /** The label of the better side on this figure, {@link #EQUAL}, {@link #NO_CONFIDENCE}, or "—" (not judged). */
     public String winner(Delta d) {
         return switch (d.outcome(threshold)) {
             case BASELINE_BETTER -> baseline.label();
             case OTHER_BETTER -> other.label();
             case EQUAL -> EQUAL;
+            case NO_CONFIDENCE -> NO_CONFIDENCE;
+            case NOT_JUDGED -> "—";
         };
     }
 
-    /** The label of the run whose checks all passed when the other's failed; Equal when both agree. */
+    /** The label of the side whose checks all passed when the other's failed; Equal when both agree. */
     public String checksWinner() {
-        Check.Status a = baseline.result().checkStatus();
-        Check.Status b = other.result().checkStatus();
+        Check.Status a = status(baseline);
+        Check.Status b = status(other);
         if (a == null || b == null) {
             return a == b ? EQUAL : "—";
         }
@@ -115,88 +127,158 @@ public final class PairComparison {
         return a == Check.Status.PASS ? baseline.label() : other.label();
     }
 
-    // ---- collecting the figures ----
-
-    private void collectHeadline() {
-        RunTotals a = RunTotals.of(baseline.result());
-        RunTotals b = RunTotals.of(other.result());
-        headline.add(new Delta(THROUGHPUT, Unit.OPS_PER_SECOND, Direction.HIGHER_IS_BETTER, a.opsPerSecond(),
-                b.opsPerSecond()));
-        Map<String, Double> ma = baseline.result().metrics();
-        Map<String, Double> mb = other.result().metrics();
-        for (String name : new TreeSet<>(ma.keySet())) {
-            if (mb.containsKey(name) && ma.get(name) != null && mb.get(name) != null) {
-                headline.add(new Delta(name, Unit.NUMBER, Direction.ofMetric(name), ma.get(name), mb.get(name)));
-            }
+    /** FAIL when any run of the side failed a check, PASS when checks ran and none failed, null when none ran. */
+    static Check.Status status(RunGroup side) {
+        List<Check.Status> statuses = side.results().stream().map(RunResult::checkStatus).filter(Objects::nonNull)
+                .toList();
+        if (statuses.isEmpty()) {
+            return null;
         }
-        headline.addAll(latencyDeltas(a.latencyMs(), b.latencyMs()));
-        headline.add(new Delta(ERRORS, Unit.COUNT, Direction.LOWER_IS_BETTER, a.errors(), b.errors()));
-        headline.add(new Delta(RETRIES, Unit.COUNT, Direction.LOWER_IS_BETTER, a.retries(), b.retries()));
+        return statuses.contains(Check.Status.FAIL) ? Check.Status.FAIL : Check.Status.PASS;
     }
 
-    private void collectPerOperation() {
-        RunResult a = baseline.result();
-        RunResult b = other.result();
-        if (a.operations().size() <= 1 && b.operations().size() <= 1) {
-            return;
-        }
-        for (OperationResult opA : a.operations()) {
-            Optional<OperationResult> opB = b.operation(opA.name());
-            if (opB.isEmpty()) {
-                continue;
-            }
-            List<Delta> rows = new ArrayList<>();
-            rows.add(new Delta(THROUGHPUT, Unit.OPS_PER_SECOND, Direction.HIGHER_IS_BETTER,
-                    RunTotals.opsPerSecond(a, opA), RunTotals.opsPerSecond(b, opB.get())));
-            rows.addAll(latencyDeltas(RunTotals.latency(opA), RunTotals.latency(opB.get())));
-            rows.add(new Delta(ERRORS, Unit.COUNT, Direction.LOWER_IS_BETTER, opA.errors(), opB.get().errors()));
-            perOperation.put(opA.name(), rows);
-        }
-    }
-
-    private static List<Delta> latencyDeltas(LatencySummary a, LatencySummary b) {
-        List<Function<LatencySummary, Double>> figures = List.of(LatencySummary::mean, LatencySummary::p50,
-                LatencySummary::p95, LatencySummary::p99, LatencySummary::max);
-        List<Delta> out = new ArrayList<>();
-        for (int i = 0; i < figures.size(); i++) {
-            out.add(new Delta(LATENCY_METRICS.get(i), Unit.MILLISECONDS, Direction.LOWER_IS_BETTER,
-                    figures.get(i).apply(a), figures.get(i).apply(b)));
+    /** The sides that ran open loop and could not keep their rate, with how far they fell short. */
+    public Map<String, Saturation> saturated() {
+        Map<String, Saturation> out = new LinkedHashMap<>();
+        for (RunGroup side : List.of(baseline, other)) {
+            side.results().stream().map(Saturation::of).flatMap(Optional::stream).filter(Saturation::saturated)
+                    .min(java.util.Comparator.comparingDouble(s -> s.achievedOpsPerSecond() / s.targetOpsPerSecond()))
+                    .ifPresent(s -> out.put(side.label(), s));
         }
         return out;
     }
 
-    private void collectDifferences() {
-        RunResult a = baseline.result();
-        RunResult b = other.result();
-        differ("workload", a.workload(), b.workload());
-        differ("clients", a.clients(), b.clients());
-        Set<String> keys = new TreeSet<>(a.parameters().keySet());
-        keys.addAll(b.parameters().keySet());
-        if (a.clients() != b.clients()) {
-            keys.remove("clients"); // already named above
+    // ---- collecting the figures ----
+
+    private void collectHeadline() {
+        headline.add(delta(THROUGHPUT, Unit.OPS_PER_SECOND, Better.HIGHER, PairComparison::throughput,
+                r -> RunTotals.of(r).opsPerSecond()));
+        for (String name : metricsOfBoth()) {
+            MetricInfo info = baseline.first().metricInfo(name);
+            headline.add(delta(name, Unit.NUMBER, info.better(), side -> mean(side, r -> r.metrics().get(name)),
+                    r -> r.metrics().get(name)));
         }
+        headline.addAll(latencyDeltas(side -> RunTotals.latency(side.results()),
+                r -> RunTotals.of(r).latencyMs()));
+        headline.add(delta(ERRORS, Unit.COUNT, Better.LOWER, side -> mean(side, r -> RunTotals.errors(r)),
+                r -> RunTotals.errors(r)));
+        headline.add(delta(RETRIES, Unit.COUNT, Better.LOWER, side -> mean(side, r -> r.totalRetries()),
+                r -> r.totalRetries()));
+    }
+
+    /** Metrics every run of both sides has, in the baseline's order. */
+    private List<String> metricsOfBoth() {
+        List<String> names = new ArrayList<>();
+        for (String name : baseline.first().metrics().keySet()) {
+            boolean everywhere = java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
+                    .allMatch(r -> r.metrics().get(name) != null);
+            if (everywhere) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private void collectPerOperation() {
+        boolean several = baseline.results().stream().anyMatch(r -> r.operations().size() > 1)
+                || other.results().stream().anyMatch(r -> r.operations().size() > 1);
+        if (!several) {
+            return;
+        }
+        for (OperationResult op : baseline.first().operations()) {
+            String name = op.name();
+            boolean inAll = java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
+                    .allMatch(r -> r.operation(name).isPresent());
+            if (!inAll) {
+                continue;
+            }
+            List<Delta> rows = new ArrayList<>();
+            rows.add(delta(THROUGHPUT, Unit.OPS_PER_SECOND, Better.HIGHER, side -> operationThroughput(side, name),
+                    r -> RunTotals.opsPerSecond(r, r.operation(name).orElseThrow())));
+            rows.addAll(latencyDeltas(side -> RunTotals.latency(side.results(), name),
+                    r -> RunTotals.latency(r.operation(name).orElseThrow())));
+            rows.add(delta(ERRORS, Unit.COUNT, Better.LOWER,
+                    side -> mean(side, r -> r.operation(name).orElseThrow().errors()),
+                    r -> r.operation(name).orElseThrow().errors()));
+            perOperation.put(name, rows);
+        }
+    }
+
+    /** A figure of both sides: the side's value, and each run's value for the confidence interval. */
+    private Delta delta(String metric, Unit unit, Better better, Function<RunGroup, Double> sideValue,
+                        ToDoubleFunction<RunResult> runValue) {
+        return new Delta(metric, unit, better, sideValue.apply(baseline), sideValue.apply(other),
+                baseline.results().stream().mapToDouble(runValue).toArray(),
+                other.results().stream().mapToDouble(runValue).toArray());
+    }
+
+    private List<Delta> latencyDeltas(Function<RunGroup, LatencySummary> side, Function<RunResult, LatencySummary> run) {
+        List<Function<LatencySummary, Double>> figures = List.of(LatencySummary::mean, LatencySummary::p50,
+                LatencySummary::p95, LatencySummary::p99, LatencySummary::max);
+        List<Delta> out = new ArrayList<>();
+        for (int i = 0; i < figures.size(); i++) {
+            Function<LatencySummary, Double> figure = figures.get(i);
+            out.add(delta(LATENCY_METRICS.get(i), Unit.MILLISECONDS, Better.LOWER,
+                    g -> figure.apply(side.apply(g)), r -> figure.apply(run.apply(r))));
+        }
+        return out;
+    }
+
+    /** A side's throughput: all its operations over all its measured time (one run: its own throughput). */
+    private static double throughput(RunGroup side) {
+        double seconds = side.results().stream().mapToDouble(RunResult::measuredSeconds).sum();
+        if (seconds <= 0) {
+            return mean(side, r -> RunTotals.of(r).opsPerSecond());
+        }
+        return side.results().stream().mapToLong(RunResult::totalCount).sum() / seconds;
+    }
+
+    private static double operationThroughput(RunGroup side, String op) {
+        double seconds = side.results().stream().mapToDouble(RunResult::measuredSeconds).sum();
+        if (seconds <= 0) {
+            return mean(side, r -> RunTotals.opsPerSecond(r, r.operation(op).orElseThrow()));
+        }
+        return side.results().stream().mapToLong(r -> r.operation(op).orElseThrow().count()).sum() / seconds;
+    }
+
+    private static double mean(RunGroup side, ToDoubleFunction<RunResult> value) {
+        return side.results().stream().mapToDouble(value).average().orElse(0);
+    }
+
+    private void collectDifferences() {
+        RunResult a = baseline.first();
+        RunResult b = other.first();
+        differ("workload", values(baseline, RunResult::workload), values(other, RunResult::workload));
+        differ("clients", values(baseline, RunResult::clients), values(other, RunResult::clients));
+        Set<String> keys = new TreeSet<>();
+        java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
+                .forEach(r -> keys.addAll(r.parameters().keySet()));
+        keys.removeAll(NOT_CONDITIONS);
+        keys.remove("clients"); // named above
         List<String> params = new ArrayList<>();
         for (String k : keys) {
-            String va = a.parameters().containsKey(k) ? String.valueOf(a.parameters().get(k)) : "absent";
-            String vb = b.parameters().containsKey(k) ? String.valueOf(b.parameters().get(k)) : "absent";
-            if (!va.equals(vb)) {
-                params.add("`" + k + "` (" + va + " vs " + vb + ")");
+            Set<String> va = values(baseline, r -> r.parameters().containsKey(k) ? r.parameters().get(k) : "absent");
+            Set<String> vb = values(other, r -> r.parameters().containsKey(k) ? r.parameters().get(k) : "absent");
+            // A parameter that already varies between the runs of one side is not what separates the sides.
+            if (va.size() == 1 && vb.size() == 1 && !va.equals(vb)) {
+                params.add("`" + k + "` (" + va.iterator().next() + " vs " + vb.iterator().next() + ")");
             }
         }
         if (!params.isEmpty()) {
             differences.add("parameters " + String.join(", ", params));
         }
-        double longer = Math.max(a.measuredSeconds(), b.measuredSeconds());
-        if (longer > 0 && Math.abs(a.measuredSeconds() - b.measuredSeconds()) / longer * 100 >= threshold) {
-            differences.add("measured time (" + Figures.seconds(a.measuredSeconds()) + " vs "
-                    + Figures.seconds(b.measuredSeconds()) + ")");
+        double ma = a.measuredSeconds();
+        double mb = b.measuredSeconds();
+        double longer = Math.max(ma, mb);
+        if (longer > 0 && Math.abs(ma - mb) / longer * 100 >= threshold) {
+            differences.add("measured time (" + Figures.seconds(ma) + " vs " + Figures.seconds(mb) + ")");
         }
         Environment ea = a.environment();
         Environment eb = b.environment();
         if (ea != null && eb != null) {
-            differ("CPUs", ea.cpus(), eb.cpus());
-            differ("database", ea.database(), eb.database());
-            differ("host", ea.host(), eb.host());
+            differ("CPUs", Set.of(String.valueOf(ea.cpus())), Set.of(String.valueOf(eb.cpus())));
+            differ("database", Set.of(String.valueOf(ea.database())), Set.of(String.valueOf(eb.database())));
+            differ("host", Set.of(String.valueOf(ea.host())), Set.of(String.valueOf(eb.host())));
         }
         List<String> onlyA = onlyIn(a, b);
         List<String> onlyB = onlyIn(b, a);
@@ -206,9 +288,14 @@ public final class PairComparison {
         }
     }
 
-    private void differ(String what, Object a, Object b) {
-        if (!Objects.equals(a, b)) {
-            differences.add(what + " (" + Figures.orDash(a) + " vs " + Figures.orDash(b) + ")");
+    private static Set<String> values(RunGroup side, Function<RunResult, Object> field) {
+        return side.results().stream().map(r -> Figures.orDash(field.apply(r)))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private void differ(String what, Set<String> a, Set<String> b) {
+        if (!a.equals(b)) {
+            differences.add(what + " (" + String.join("/", a) + " vs " + String.join("/", b) + ")");
         }
     }
 
@@ -231,10 +318,12 @@ public final class PairComparison {
                     .append(". Differences below may come from these rather than from the variant under test ")
                     .append("(a differing parameter is expected when it is the variable being tested).\n\n");
         }
-        md.append(table(headline).row(List.of("Checks", checksText(baseline.result()),
-                checksText(other.result()), "—", checksWinner())).render()).append('\n');
+        saturated().forEach((label, s) -> md.append("> **Saturated:** `").append(label).append("` ")
+                .append(s.warning().replaceFirst("^saturated: ", "")).append(".\n\n"));
+        md.append(table(headline).row(List.of("Checks", checksText(baseline), checksText(other), "—", "—",
+                checksWinner())).render()).append('\n');
         if (!perOperation.isEmpty()) {
-            md.append("Per operation (operations both runs have):\n\n");
+            md.append("Per operation (operations both sides have):\n\n");
             perOperation.forEach((op, rows) -> md.append("### ").append(op).append("\n\n")
                     .append(table(rows).render()).append('\n'));
         }
@@ -243,22 +332,35 @@ public final class PairComparison {
     }
 
     private MarkdownTable table(List<Delta> rows) {
-        MarkdownTable t = new MarkdownTable().left("Metric").right(baseline.label(), other.label(), "Change")
-                .left("Winner");
+        MarkdownTable t = new MarkdownTable().left("Metric").right(header(baseline), header(other), "Change",
+                "95% CI").left("Winner");
         for (Delta d : rows) {
-            t.row(d.metric(), d.unit().format(d.a()), d.unit().format(d.b()), d.changeText(), winner(d));
+            t.row(d.metric(), d.unit().format(d.a()), d.unit().format(d.b()), d.changeText(), d.confidenceText(),
+                    winner(d));
         }
         return t;
     }
 
-    private static String checksText(RunResult r) {
-        Check.Status s = r.checkStatus();
+    private static String header(RunGroup side) {
+        return side.size() == 1 ? side.label() : side.label() + " (" + side.size() + " runs)";
+    }
+
+    private static String checksText(RunGroup side) {
+        Check.Status s = status(side);
         if (s == null) {
             return "none";
         }
-        CheckTally t = CheckTally.of(r);
-        return s == Check.Status.FAIL ? "FAIL (" + t.failed() + " of " + t.total() + ")"
-                : "PASS (" + t.passed() + " of " + t.total() + ")";
+        int passed = 0;
+        int failed = 0;
+        int total = 0;
+        for (RunResult r : side.results()) {
+            CheckTally t = CheckTally.of(r);
+            passed += t.passed();
+            failed += t.failed();
+            total += t.total();
+        }
+        return s == Check.Status.FAIL ? "FAIL (" + failed + " of " + total + ")"
+                : "PASS (" + passed + " of " + total + ")";
     }
 
     /** One paragraph, every clause computed from the figures above it. */
@@ -268,5 +370,10 @@ public final class PairComparison {
 
     static boolean isLatency(String metric) {
         return LATENCY_METRICS.contains(metric);
+    }
+
+    /** True when a side's outcome on this figure names a winner. */
+    static boolean decided(Outcome o) {
+        return o == Outcome.BASELINE_BETTER || o == Outcome.OTHER_BETTER;
     }
 }

@@ -6,21 +6,16 @@ import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Saturation;
 import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.result.Tool;
 import dev.gauntlet.core.result.Redaction;
 import java.io.IOException;
-import dev.gauntlet.core.result.Redaction;
 import java.nio.file.Path;
-import dev.gauntlet.core.result.Redaction;
 import java.util.ArrayList;
-import dev.gauntlet.core.result.Redaction;
 import java.util.List;
-import dev.gauntlet.core.result.Redaction;
 import java.util.Map;
-import dev.gauntlet.core.result.Redaction;
 import java.util.TreeMap;
-import dev.gauntlet.core.result.Redaction;
 import java.util.function.Function;
 
 /**
@@ -71,8 +66,13 @@ public final class RunReport {
         r.timing("Service time", "Service time is measured from each operation's actual start, after any wait "
                 + "for its scheduled turn; compare it with the latency above to see how long operations queued.",
                 OperationResult::serviceTime);
-        r.timing("Pool wait", "Time each operation spent waiting for a pooled connection; it is part of the "
-                + "latency above.", OperationResult::poolWait);
+        r.timing("Pool wait", "Time each operation spent waiting for a pooled connection (failed borrows "
+                + "included); it is part of the latency above.", OperationResult::poolWait);
+        r.timing("Failed operations", "Operations that ended in failure after their last attempt (a timeout, a lost "
+                + "connection, a fatal error), from their intended start to the failure. They are not in the latency "
+                + "above, which counts committed operations; under overload this is often where the worst tail is.",
+                OperationResult::failed);
+        r.unissued();
         r.counters();
         r.metrics();
         r.timeline(charts);
@@ -205,6 +205,18 @@ public final class RunReport {
         }
     }
 
+    /** Operations due before the end that never ran: their count, the least they waited, and a saturation warning. */
+    private void unissued() {
+        Saturation.of(run).filter(Saturation::saturated).ifPresent(sat -> md.append("> **Saturated:** ")
+                .append(sat.warning().replaceFirst("^saturated: ", "")).append(". Asking more of the system than it "
+                        + "can do builds a queue the run's end cuts off: the lower bound below is the least those "
+                        + "operations would have waited.\n\n"));
+        timing("Unissued operations (lower bound)", "Operations that were due before the run ended but never ran to "
+                + "completion (every client was busy, or waiting for a retry or a reconnect). Each waited at least from "
+                + "its intended start to the end of the run; these are those lower bounds. Read them together with the "
+                + "latency above: the true distribution lies at or above both.", OperationResult::unissuedLowerBound);
+    }
+
     private void counters() {
         MarkdownTable t = new MarkdownTable().left("Operation").left("Counter").right("Count").right("Per operation");
         for (OperationResult op : run.operations()) {
@@ -248,12 +260,23 @@ public final class RunReport {
         md.append("## Errors and retries\n\n");
         long errors = RunTotals.errors(run);
         long retries = run.totalRetries();
-        if (errors == 0 && retries == 0) {
+        long clamped = run.operations().stream().mapToLong(OperationResult::clampedValues).sum();
+        if (clamped > 0) {
+            md.append("> **Clamped:** ").append(Figures.count(clamped)).append(" latencies exceeded the histograms' "
+                    + "one-hour ceiling and were recorded as one hour; the maximum and the highest percentiles are "
+                    + "lower bounds.\n\n");
+        }
+        if (errors == 0 && retries == 0 && run.operations().stream().allMatch(o -> o.reconnects() == 0)) {
             md.append("No errors, no retries.\n\n");
             return;
         }
         md.append(Figures.count(errors)).append(errors == 1 ? " error, " : " errors, ")
-                .append(Figures.count(retries)).append(retries == 1 ? " retry" : " retries").append(".\n\n");
+                .append(Figures.count(retries)).append(retries == 1 ? " retry" : " retries");
+        long reconnects = run.operations().stream().mapToLong(OperationResult::reconnects).sum();
+        if (reconnects > 0) {
+            md.append(", ").append(Figures.count(reconnects)).append(" reconnect attempts (not operations, not errors)");
+        }
+        md.append(".\n\n");
         if (!run.errors().isEmpty()) {
             MarkdownTable t = new MarkdownTable().left("Class", "SQLSTATE").right("Count").left("Example");
             for (ErrorCount e : run.errors()) {

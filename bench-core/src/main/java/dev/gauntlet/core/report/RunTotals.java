@@ -32,6 +32,21 @@ record RunTotals(long count, double opsPerSecond, long errors, long retries, Lat
         return Figures.perSecond(op.count(), run.measuredSeconds(), op.opsPerSecond());
     }
 
+    /** The latency of every operation of several runs, from their summed histograms. */
+    static LatencySummary latency(java.util.List<RunResult> runs) {
+        return LatencySummary.of(Histograms.sum(runs.stream().flatMap(r -> r.operations().stream())
+                .map(OperationResult::histogram).toList()));
+    }
+
+    /** The latency of one operation over several runs, from their summed histograms (one run: its own summary). */
+    static LatencySummary latency(java.util.List<RunResult> runs, String operation) {
+        if (runs.size() == 1) {
+            return latency(runs.get(0).operation(operation).orElseThrow());
+        }
+        return LatencySummary.of(Histograms.sum(runs.stream().map(r -> r.operation(operation).orElseThrow())
+                .map(OperationResult::histogram).toList()));
+    }
+
     /** The recorded summary when present, else the one its histogram implies. */
     static LatencySummary latency(OperationResult op) {
         return op.latencyMs() != null ? op.latencyMs()

@@ -39,6 +39,9 @@ final class TimelineCharts {
 
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 500;
+    /** Height of one legend entry, and what the title and padding above and below the legend take. */
+    private static final int LEGEND_ROW = 22;
+    private static final int LEGEND_MARGIN = 120;
     /** Beyond this many points, markers turn a line into a smear. */
     private static final int MAX_POINTS_WITH_MARKERS = 40;
 
@@ -71,8 +74,8 @@ final class TimelineCharts {
             return charts;
         }
         List<String> ops = operationNames(run);
-        XYChart throughput = chart(run, "Throughput per operation", "ops/s");
-        XYChart latency = chart(run, "Latency per operation (from intended start)", "ms");
+        XYChart throughput = chart(run, "Throughput per operation", "ops/s", ops.size());
+        XYChart latency = chart(run, "Latency per operation (from intended start)", "ms", 2 * ops.size());
         Color[] palette = throughput.getStyler().getSeriesColors();
         for (int k = 0; k < ops.size(); k++) {
             String op = ops.get(k);
@@ -138,12 +141,18 @@ final class TimelineCharts {
         return new LatencySummary(0, o.p50(), 0, o.p95(), o.p99(), 0, o.max());
     }
 
-    private static XYChart chart(RunResult run, String title, String unit) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+    /**
+     * The legend is a column on the right, and the chart grows taller with the number of series, so every label
+     * stays readable however many operations a workload has (a legend row under the plot is cut off at both ends
+     * once the labels are wider than the chart).
+     */
+    private static XYChart chart(RunResult run, String title, String unit, int series) {
+        int height = Math.max(HEIGHT, LEGEND_MARGIN + LEGEND_ROW * series);
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(height).title(title)
                 .xAxisTitle(xAxisTitle(run)).yAxisTitle(unit).build();
         Styler styler = chart.getStyler();
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+        styler.setLegendLayout(Styler.LegendLayout.Vertical);
         styler.setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setMarkerSize(5);
         chart.getStyler().setYAxisMin(0.0);

@@ -6,7 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
-/** Whole-file writes that never leave a half-written file behind: write a sibling, then rename over. */
+/**
+ * Whole-file writes that never leave a half-written file behind: write a sibling, force it to disk, rename it over
+ * the target, then force the directory, so a crash or power loss leaves the old file or the new one, never an empty
+ * one (a rename can reach the disk before the data it names).
+ */
 public final class AtomicFiles {
 
     private AtomicFiles() {
@@ -17,7 +21,7 @@ public final class AtomicFiles {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
         try {
-            Files.write(tmp, content);
+            writeDurably(tmp, content);
             try {
                 // createTempFile makes the file private (0600); results are meant to be shared.
                 Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
@@ -29,8 +33,31 @@ public final class AtomicFiles {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
+            forceDirectory(dir);
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Makes a rename in {@code dir} durable; a no-op where directories cannot be opened (Windows). */
+    public static void forceDirectory(Path dir) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir, java.nio.file.StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (java.nio.file.AccessDeniedException | UnsupportedOperationException notOnThisPlatform) {
+            // Directories cannot be opened for sync here; the file itself was forced.
+        }
+    }
+
+    /** Writes bytes to a new file and forces them to disk (for staging files renamed into place afterwards). */
+    public static void writeDurably(Path file, byte[] content) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
         }
     }
 

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.RunResult;
+import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-/** Winners and verdicts follow the figures: more throughput wins, lower latency wins, noise is Equal. */
+/**
+ * Winners and verdicts follow the figures: more throughput wins, lower latency wins, noise is Equal, a single run
+ * per side names no winner, and a metric's declared direction (never its name) says which way is better.
+ */
 class ComparisonTest {
 
     /** A run of {@code count} operations in 60 s, every one taking {@code ms} milliseconds (plus a tail). */
@@ -26,19 +31,65 @@ class ComparisonTest {
         return Comparison.compare(List.of(a, b), Comparison.DEFAULT_THRESHOLD_PERCENT).pairs().get(0);
     }
 
+    /** Repeated runs of one variant, one per count. */
+    private static RunGroup group(String variant, double ms, int... counts) {
+        List<LabelledRun> runs = new ArrayList<>();
+        for (int i = 0; i < counts.length; i++) {
+            runs.add(LabelledRun.of(run(variant, counts[i], ms).build(), variant + "-" + (i + 1)));
+        }
+        return RunGroup.of(runs);
+    }
+
+    private static PairComparison groups(RunGroup a, RunGroup b) {
+        return Comparison.compareGroups(List.of(a, b), Comparison.DEFAULT_THRESHOLD_PERCENT).pairs().get(0);
+    }
+
     @Test
-    void fasterRunWinsThroughput() {
+    void oneRunEachNamesNoWinnerBeyondTheThreshold() {
         PairComparison c = pair(run("A", 60_000, 2.0).build(), run("B", 72_000, 2.0).build());
         Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
         assertEquals(1000.0, tp.a(), 1e-9);
         assertEquals(1200.0, tp.b(), 1e-9);
         assertEquals(20.0, tp.changePercent(), 1e-9);
+        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(tp));
+        assertEquals("—", tp.confidenceText());
+        assertTrue(c.verdict().startsWith("`B` measured 20.0% higher throughput than `A` (1,200.00 ops/s vs "
+                + "1,000.00 ops/s), but with one run each there is no confidence in it"), c.verdict());
+        String md = Comparison.compare(List.of(run("A", 60_000, 2.0).build(), run("B", 72_000, 2.0).build()), 5)
+                .markdown();
+        assertTrue(md.contains("one run each: no confidence"), md);
+        assertTrue(md.contains("Repeat each variant (`--repeat N`"), "the method says how to get confidence\n" + md);
+    }
+
+    @Test
+    void repeatedRunsNameAWinnerWhenTheIntervalExcludesZero() {
+        PairComparison c = groups(group("A", 2.0, 59_000, 60_000, 61_000), group("B", 2.0, 71_000, 72_000, 73_000));
+        Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
+        assertEquals(1000.0, tp.a(), 1e-9, "a side's throughput is all its operations over all its time");
+        assertEquals(1200.0, tp.b(), 1e-9);
         assertEquals("B", c.winner(tp));
+        double[] ci = tp.confidenceInterval().orElseThrow();
+        // Per-run rates differ by 200 ops/s with a standard deviation of 16.7 per side: Welch gives df = 4,
+        // t(0.975, 4) = 2.776, se = sqrt(2 x 16.67^2 / 3) = 13.61, so 200 +- 37.8.
+        assertEquals(200 - 2.7764 * 13.608, ci[0], 0.05);
+        assertEquals(200 + 2.7764 * 13.608, ci[1], 0.05);
         assertTrue(c.verdict().startsWith("`B` is 20.0% faster in throughput than `A` (1,200.00 ops/s vs "
-                + "1,000.00 ops/s)"), c.verdict());
-        PairComparison reverse = pair(run("A", 72_000, 2.0).build(), run("B", 60_000, 2.0).build());
-        assertEquals("A", reverse.winner(reverse.delta(PairComparison.THROUGHPUT).orElseThrow()));
-        assertTrue(reverse.verdict().startsWith("`B` is 16.7% slower"), reverse.verdict());
+                + "1,000.00 ops/s, 95% CI +16.2%..+23.8%)"), c.verdict());
+        String md = Comparison.compareGroups(List.of(group("A", 2.0, 59_000, 60_000, 61_000),
+                group("B", 2.0, 71_000, 72_000, 73_000)), 5).markdown();
+        assertTrue(md.contains("| Metric | A (3 runs) | B (3 runs) | Change | 95% CI") || md.lines().anyMatch(l ->
+                l.replaceAll("\\s+", " ").startsWith("| Metric | A (3 runs) | B (3 runs) | Change | 95% CI |")), md);
+        assertTrue(md.contains("Welch's t interval"), md);
+    }
+
+    @Test
+    void repeatedRunsAreEqualWhenTheIntervalSpansZero() {
+        // B's mean is 10% higher, beyond the threshold, but the runs scatter far more than that.
+        PairComparison c = groups(group("A", 2.0, 40_000, 60_000, 80_000), group("B", 2.0, 46_000, 66_000, 86_000));
+        Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
+        assertEquals(10.0, tp.changePercent(), 1e-9);
+        assertEquals(PairComparison.EQUAL, c.winner(tp));
+        assertTrue(c.verdict().contains("the 95% interval spans zero"), c.verdict());
     }
 
     @Test
@@ -49,16 +100,20 @@ class ComparisonTest {
         Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
         assertEquals(3.0, tp.changePercent(), 1e-9);
         assertEquals(PairComparison.EQUAL, c.winner(tp));
-        assertTrue(c.verdict().startsWith("Throughput is equal within the 5% noise threshold"), c.verdict());
+        assertTrue(c.verdict().startsWith("Throughput is equal (`B` 1,030.00 ops/s vs `A` 1,000.00 ops/s, +3.0%; "
+                + "within the 5% noise threshold)"), c.verdict());
         assertTrue(c.verdict().contains("Latency (all operations): no figure"), c.verdict());
-
-        PairComparison strict = Comparison.compare(List.of(a, b), 2.0).pairs().get(0);
+        // A small but consistent difference is still Equal below the threshold, however narrow its interval.
+        PairComparison repeated = groups(group("A", 2.0, 60_000, 60_000, 60_001), group("B", 2.0, 61_800, 61_800, 61_801));
+        assertEquals(PairComparison.EQUAL, repeated.winner(repeated.delta(PairComparison.THROUGHPUT).orElseThrow()));
+        PairComparison strict = Comparison.compareGroups(List.of(group("A", 2.0, 60_000, 60_000, 60_001),
+                group("B", 2.0, 61_800, 61_800, 61_801)), 2.0).pairs().get(0);
         assertEquals("B", strict.winner(strict.delta(PairComparison.THROUGHPUT).orElseThrow()));
     }
 
     @Test
     void lowerLatencyWins() {
-        PairComparison c = pair(run("A", 60_000, 10.0).build(), run("B", 60_000, 7.0).build());
+        PairComparison c = groups(group("A", 10.0, 60_000, 60_000), group("B", 7.0, 60_000, 60_000));
         for (String metric : List.of(PairComparison.MEAN, PairComparison.P50, PairComparison.P95, PairComparison.P99,
                 PairComparison.MAX)) {
             Delta d = c.delta(metric).orElseThrow();
@@ -72,15 +127,49 @@ class ComparisonTest {
     }
 
     @Test
+    void aMetricsDeclaredDirectionDecidesItsWinner() {
+        // Each of these got the wrong winner when direction was guessed from the name.
+        List<String> lowerIsBetter = List.of("microsPerOp", "writeStalls", "jniOverheadPercent", "walBytesPerPut");
+        List<LabelledRun> a = new ArrayList<>();
+        List<LabelledRun> b = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RunFixture fa = run("A", 60_000, 2.0);
+            RunFixture fb = run("B", 60_000, 2.0);
+            for (String m : lowerIsBetter) {
+                fa.metric(m, 100 + i, MetricInfo.lower());
+                fb.metric(m, 50 + i, MetricInfo.lower());
+            }
+            fa.metric("ci95OpsPerSecond", 100 + i, MetricInfo.neither());
+            fb.metric("ci95OpsPerSecond", 500 + i, MetricInfo.neither());
+            a.add(LabelledRun.of(fa.build(), "a" + i));
+            b.add(LabelledRun.of(fb.build(), "b" + i));
+        }
+        PairComparison c = groups(RunGroup.of(a), RunGroup.of(b));
+        for (String m : lowerIsBetter) {
+            assertEquals("B", c.winner(c.delta(m).orElseThrow()), m + " is lower in B, and lower is better");
+        }
+        assertEquals("—", c.winner(c.delta("ci95OpsPerSecond").orElseThrow()), "a confidence interval is not judged");
+        assertTrue(c.verdict().contains("ci95OpsPerSecond +396.0% (not judged)"), c.verdict());
+    }
+
+    @Test
     void fewerErrorsWinAndAreNamedInTheVerdict() {
         RunResult a = run("A", 60_000, 2.0).build();
         RunResult b = run("B", 60_000, 2.0).error("retryable", "40001", 5, "could not serialize").build();
         PairComparison c = pair(a, b);
         Delta errors = c.delta(PairComparison.ERRORS).orElseThrow();
-        assertEquals("A", c.winner(errors));
+        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(errors));
         assertEquals("▲ from 0", errors.changeText());
-        assertTrue(c.verdict().contains("Errors: 0 in `A`, 5 in `B` (`A` fewer)."), c.verdict());
-        assertTrue(pair(a, a).verdict().contains("Neither run had errors."));
+        assertTrue(c.verdict().contains("Errors: 0 in `A`, 5 in `B` (one run each: no confidence)."), c.verdict());
+        assertTrue(pair(a, a).verdict().contains("Neither side had errors."));
+        RunResult b2 = run("B", 60_000, 2.0).error("retryable", "40001", 6, "could not serialize").build();
+        PairComparison repeated = Comparison.compareGroups(List.of(
+                RunGroup.of(List.of(LabelledRun.of(a, "a1"), LabelledRun.of(a, "a2"), LabelledRun.of(a, "a3"))),
+                RunGroup.of(List.of(LabelledRun.of(b, "b1"), LabelledRun.of(b2, "b2"), LabelledRun.of(b, "b3")))), 5)
+                .pairs().get(0);
+        assertEquals("A", repeated.winner(repeated.delta(PairComparison.ERRORS).orElseThrow()));
+        assertTrue(repeated.verdict().contains("Errors per run: 0 in `A`, 5.33 in `B` (`A` fewer)."),
+                repeated.verdict());
     }
 
     @Test
@@ -101,26 +190,23 @@ class ComparisonTest {
                 .metric("onlyInA", 1).build();
         RunResult b = run("B", 60_000, 2.0).metric("tpmC", 1200).metric("efficiencyPercent", 91).build();
         PairComparison c = pair(a, b);
-        assertEquals("B", c.winner(c.delta("tpmC").orElseThrow()));
+        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(c.delta("tpmC").orElseThrow()));
         assertEquals(PairComparison.EQUAL, c.winner(c.delta("efficiencyPercent").orElseThrow()));
         assertTrue(c.delta("onlyInA").isEmpty());
-        assertTrue(c.verdict().contains("Workload metrics: efficiencyPercent +1.1% (equal), tpmC +20.0% (`B` better)."),
-                c.verdict());
-        assertEquals(Delta.Direction.LOWER_IS_BETTER, Delta.Direction.ofMetric("endToEndP99Ms"));
-        assertEquals(Delta.Direction.LOWER_IS_BETTER, Delta.Direction.ofMetric("consumerLag"));
-        assertEquals(Delta.Direction.HIGHER_IS_BETTER, Delta.Direction.ofMetric("tpmC"));
+        assertTrue(c.verdict().contains("Workload metrics: tpmC +20.0% (no confidence), efficiencyPercent +1.1% "
+                + "(equal)."), c.verdict());
     }
 
     @Test
     void markdownHasTheSeedShapeWithVariantsAsHeaders() {
-        RunResult a = run("write_buffering=on", 60_000, 2.0).build();
-        RunResult b = run("write_buffering=off", 66_000, 1.0).build();
+        RunResult a = run("write_buffering=on", 60_000, 2.0).parameter("seed", 1L).build();
+        RunResult b = run("write_buffering=off", 66_000, 1.0).parameter("seed", 2L).build();
         String md = Comparison.compare(List.of(a, b), 5).markdown();
         assertTrue(md.lines().anyMatch(l -> l.replaceAll("\\s+", " ")
-                .equals("| Metric | write_buffering=on | write_buffering=off | Change | Winner |")), md);
+                .equals("| Metric | write_buffering=on | write_buffering=off | Change | 95% CI | Winner |")), md);
         assertTrue(md.contains("▲ +10.0%"), md);
-        assertTrue(md.contains("**Verdict:** `write_buffering=off` is 10.0% faster"), md);
-        assertFalse(md.contains("Not like for like"), "same workload, clients and parameters: no warning\n" + md);
+        assertTrue(md.contains("**Verdict:** `write_buffering=off` measured 10.0% higher throughput"), md);
+        assertFalse(md.contains("Not like for like"), "a different seed is not a different condition\n" + md);
     }
 
     @Test
@@ -136,16 +222,27 @@ class ComparisonTest {
     }
 
     @Test
+    void aSaturatedOpenLoopSideIsNamedInTheVerdict() {
+        RunResult a = run("A", 60_000, 2.0).parameter("loop", "open").parameter("rate", 1000.0).build();
+        RunResult b = run("B", 30_000, 2.0).parameter("loop", "open").parameter("rate", 1000.0).build();
+        PairComparison c = pair(a, b);
+        assertEquals(List.of("B"), List.copyOf(c.saturated().keySet()), "A kept 1,000 ops/s; B achieved 500");
+        assertTrue(c.verdict().startsWith("`B` was saturated (achieved 500.00 of 1,000.00 ops/s asked"), c.verdict());
+        assertTrue(Comparison.compare(List.of(a, b), 5).markdown().contains("> **Saturated:** `B`"));
+        assertTrue(pair(a, a).saturated().isEmpty());
+    }
+
+    @Test
     void perOperationTablesWhenRunsHaveSeveralOperations() {
         RunResult a = new RunFixture().variant("A").operation("newOrder", RunFixture.millis(1000, 10.0))
                 .operation("payment", RunFixture.millis(1000, 2.0)).build();
         RunResult b = new RunFixture().variant("B").operation("newOrder", RunFixture.millis(1000, 5.0))
                 .operation("payment", RunFixture.millis(1000, 2.0)).build();
-        PairComparison c = pair(a, b);
+        PairComparison c = groups(RunGroup.of(List.of(LabelledRun.of(a, "a1"), LabelledRun.of(a, "a2"))),
+                RunGroup.of(List.of(LabelledRun.of(b, "b1"), LabelledRun.of(b, "b2"))));
         assertEquals("B", c.winner(c.delta("newOrder", PairComparison.P99).orElseThrow()));
         assertEquals(PairComparison.EQUAL, c.winner(c.delta("payment", PairComparison.P99).orElseThrow()));
-        assertTrue(c.verdict().contains("Per operation, p99 moved beyond the threshold for newOrder -50.0%."),
-                c.verdict());
+        assertTrue(c.verdict().contains("Per operation, p99 moved for newOrder -50.0%."), c.verdict());
         // The all-operations p99 comes from the summed histogram: half the samples at 10 ms, half at 2 ms in A.
         assertEquals(10.0, c.delta(PairComparison.P99).orElseThrow().a(), 0.01);
         assertTrue(Comparison.compare(List.of(a, b), 5).markdown().contains("### newOrder"));
@@ -175,5 +272,14 @@ class ComparisonTest {
         assertEquals(List.of("default (dir-a)", "default (dir-b)", "default #3"),
                 labelled.stream().map(LabelledRun::label).toList());
         assertThrows(IllegalArgumentException.class, () -> Comparison.compare(List.of(same), 5));
+    }
+
+    @Test
+    void studentQuantilesMatchTheTables() {
+        assertEquals(12.706, StudentT.quantile(0.975, 1), 0.001);
+        assertEquals(2.776, StudentT.quantile(0.975, 4), 0.001);
+        assertEquals(2.228, StudentT.quantile(0.975, 10), 0.001);
+        assertEquals(1.960, StudentT.quantile(0.975, 1e6), 0.001);
+        assertEquals(3.291, StudentT.quantile(0.9995, 1e6), 0.002);
     }
 }

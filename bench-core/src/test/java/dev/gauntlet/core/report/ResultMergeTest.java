@@ -13,6 +13,7 @@ import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
@@ -81,10 +82,13 @@ class ResultMergeTest {
         }
 
         RunResult process(int p) {
+            // Three processes started a millisecond apart, each measuring from its start.
             RunFixture run = new RunFixture().variant("sync=on").clients(4 + p).measuredSeconds(MEASURED[p])
-                    .startedAt("2026-11-22T10:00:0" + p + "Z", "2026-11-22T10:01:1" + (5 - p) + "Z")
+                    .startedAt(p == 0 ? "2026-11-22T10:00:00Z" : "2026-11-22T10:00:00.00" + p + "Z",
+                            "2026-11-22T10:01:1" + (5 - p) + "Z")
+                    .phase("measure", 0, MEASURED[p])
                     .parameter("warehouseRange", (p * 4 + 1) + "-" + (p * 4 + 4))
-                    .metric("tpmC", 100.0 * (p + 1)).metric("efficiencyPercent", 90.0 + p)
+                    .metric("tpmC", 100.0 * (p + 1)).metric("efficiencyPercent", 90.0 + p, MetricInfo.higher())
                     .error("retryable", "40001", p + 1, "could not serialize (process " + p + ")")
                     .check(Check.pass("3.3.2.1 w_ytd = sum(d_ytd)", ""))
                     .check(p == 1 ? Check.fail("mix audit", "process 1 off") : Check.skip("mix audit", "too few"));
@@ -141,14 +145,15 @@ class ResultMergeTest {
             assertEquals(expected.getTotalCount(), m.count());
             assertEquals(LatencySummary.of(expected), m.latencyMs(), op + " summary");
             assertEquals(LatencySummary.of(expected), m.serviceTime().latencyMs(), op + " service time");
-            assertEquals(expected.getTotalCount() / 60.25, m.opsPerSecond(), 1e-9, "rate over the longest run");
+            assertEquals(expected.getTotalCount() / 60.252, m.opsPerSecond(), 1e-4,
+                    "rate over the span of the measured windows: 10:00:00.000 to 10:01:00.252");
             assertEquals(0 + 1 + 2, m.errors());
             assertEquals(0 + 2 + 4, m.retries());
         }
         assertEquals(INTERVALS, merged.intervals().size());
         for (int i = 0; i < INTERVALS; i++) {
             Interval interval = merged.intervals().get(i);
-            assertEquals(10.0 * (i + 1) + 0.002, interval.t(), 1e-9, "aligned by position, latest t");
+            assertEquals(10.0 * (i + 1) + 0.004, interval.t(), 1e-6, "aligned by time: the latest end, from the first start");
             assertEquals(0 + 1 + 2, interval.errors());
             for (String op : OPS) {
                 Histogram expected = s.totalPerInterval.get(op)[i];
@@ -165,7 +170,7 @@ class ResultMergeTest {
     void sumsCountsAndKeepsOnlyAdditiveMetrics() {
         RunResult merged = ResultMerge.merge(new Samples(7L, 3_000).processes());
         assertEquals(4 + 5 + 6, merged.clients());
-        assertEquals(60.25, merged.measuredSeconds());
+        assertEquals(60.252, merged.measuredSeconds(), 1e-6);
         assertEquals("2026-11-22T10:00:00Z", merged.startedAt());
         assertEquals("2026-11-22T10:01:15Z", merged.endedAt());
         assertEquals(List.of(new ErrorCount("retryable", "40001", 1 + 2 + 3, "could not serialize (process 0)"),
@@ -227,5 +232,62 @@ class ResultMergeTest {
         assertTrue(e.getMessage().contains("tpcc") && e.getMessage().contains("queue"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
         assertThrows(ResultFormatException.class, () -> ResultMerge.merge(List.of()));
+    }
+
+    @Test
+    void runsMadeOneAfterAnotherAreNotMerged() {
+        RunResult first = new RunFixture().startedAt("2026-11-22T10:00:00Z", "2026-11-22T10:01:00Z")
+                .phase("measure", 0, 60).operation("newOrder", RunFixture.millis(1000, 1.0)).build();
+        RunResult second = new RunFixture().startedAt("2026-11-22T10:01:00Z", "2026-11-22T10:02:00Z")
+                .phase("measure", 0, 60).operation("newOrder", RunFixture.millis(1000, 1.0)).build();
+        ResultFormatException e = assertThrows(ResultFormatException.class,
+                () -> ResultMerge.merge(List.of(first, second)));
+        assertTrue(e.getMessage().contains("do not all overlap") && e.getMessage().contains("report compare"),
+                e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line");
+    }
+
+    @Test
+    void theSameRunGivenTwiceIsNotMerged() {
+        RunResult run = new RunFixture().operation("newOrder", RunFixture.millis(1000, 1.0)).build();
+        RunResult other = new RunFixture().operation("newOrder", RunFixture.millis(1000, 1.0)).build();
+        ResultFormatException twice = assertThrows(ResultFormatException.class,
+                () -> ResultMerge.merge(List.of(run, other, run)));
+        assertTrue(twice.getMessage().contains("inputs 1 and 3") && twice.getMessage().contains(run.runId()),
+                twice.getMessage());
+        // Inside a merged input too: the merged result remembers the runs it holds.
+        RunResult merged = ResultMerge.merge(List.of(run, other));
+        assertEquals(List.of(run.runId(), other.runId()), merged.mergedRunIds());
+        assertThrows(ResultFormatException.class, () -> ResultMerge.merge(List.of(merged, other)));
+    }
+
+    @Test
+    void differentReportingPeriodsAreNotMerged() {
+        RunResult a = new RunFixture().parameter("reportEvery", "10s").operation("get", RunFixture.millis(1, 1.0)).build();
+        RunResult b = new RunFixture().parameter("reportEvery", "5s").operation("get", RunFixture.millis(1, 1.0)).build();
+        ResultFormatException e = assertThrows(ResultFormatException.class, () -> ResultMerge.merge(List.of(a, b)));
+        assertTrue(e.getMessage().contains("--report-every"), e.getMessage());
+    }
+
+    @Test
+    void intervalsAreAlignedByTimeNotByPosition() {
+        // B started 10 s after A; both report every 10 s. B's first interval ends with A's second.
+        RunFixture a = new RunFixture().startedAt("2026-11-22T10:00:00Z", "2026-11-22T10:01:00Z").phase("measure", 0, 60)
+                .operation("get", RunFixture.millis(60, 1.0));
+        RunFixture b = new RunFixture().startedAt("2026-11-22T10:00:10Z", "2026-11-22T10:01:10Z").phase("measure", 0, 60)
+                .operation("get", RunFixture.millis(60, 2.0));
+        for (int i = 1; i <= 6; i++) {
+            a.interval(new Interval(10.0 * i, 10, "measure",
+                    Map.of("get", RunFixture.intervalOperation(RunFixture.millis(10, 1.0), 10, 0)), 0, 0));
+            b.interval(new Interval(10.0 * i, 10, "measure",
+                    Map.of("get", RunFixture.intervalOperation(RunFixture.millis(10, 2.0), 10, 0)), 0, 0));
+        }
+        RunResult merged = ResultMerge.merge(List.of(a.build(), b.build()));
+        List<Double> ends = merged.intervals().stream().map(Interval::t).toList();
+        assertEquals(List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0), ends);
+        assertEquals(10, merged.intervals().get(0).operations().get("get").count(), "A alone");
+        assertEquals(20, merged.intervals().get(1).operations().get("get").count(), "A's second and B's first");
+        assertEquals(10, merged.intervals().get(6).operations().get("get").count(), "B alone");
+        assertEquals(70.0, merged.measuredSeconds(), 1e-9, "from A's measured start to B's measured end");
     }
 }

@@ -30,6 +30,15 @@ class RunReportGoldenTest {
     private static final Path GOLDEN = Path.of("src/test/resources/golden/run-report.md");
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
+    /** Three failed operations (timeouts near 5 s) and two that were due but never ran, waiting at least 1-2 s. */
+    private static dev.gauntlet.core.result.OperationResult withFailuresAndUnissued(
+            dev.gauntlet.core.result.OperationResult op) {
+        return new dev.gauntlet.core.result.OperationResult(op.name(), op.count(), op.errors(), op.retries(),
+                op.opsPerSecond(), op.latencyMs(), op.histogram(), op.serviceTime(), op.poolWait(),
+                Timing.of(RunFixture.millis(1, 5001.0, 5002.5, 5010.0)), 2, Timing.of(RunFixture.millis(1, 1000.0, 2000.0)),
+                4, 0, op.counters());
+    }
+
     /** Everything a report can show, with fixed values so the Markdown is byte-for-byte stable. */
     static RunResult fixedRun() {
         Histogram newOrder = RunFixture.millis(100, 2.5, 3.1, 4.0, 5.2, 8.8, 12.0, 40.0);
@@ -40,7 +49,8 @@ class RunReportGoldenTest {
         RunFixture run = new RunFixture().variant("synchronous_commit=off").clients(8)
                 .environment(new Environment("OpenJDK 17.0.15", "Linux 6.1.0 amd64", 2, 512L << 20, "bench-1",
                         "PostgreSQL 17.6", "jdbc:postgresql://bench:secret@localhost:5432/tpcc?password=hunter2"))
-                .operation(RunFixture.operation("newOrder", newOrder, 60.0, 3, 7, Timing.of(newOrderService), null))
+                .operation(withFailuresAndUnissued(
+                        RunFixture.operation("newOrder", newOrder, 60.0, 3, 7, Timing.of(newOrderService), null)))
                 .operation(RunFixture.operation("payment", payment, 60.0, 1, 0, null, Timing.of(paymentPoolWait)))
                 .metric("tpmC", 701.0).metric("efficiencyPercent", 1362.83)
                 .phase("warmup", 0, 10).phase("measure", 10, 70)

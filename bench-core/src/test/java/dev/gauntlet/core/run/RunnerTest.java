@@ -198,9 +198,16 @@ class RunnerTest {
         assertEquals(9, op(r).count(), "every operation but the one that lost its connection");
         assertEquals(1, target.broken.get());
         assertEquals(2, target.opened.get(), "one connection before the loss, one after");
-        long connectionErrors = r.errors().stream().filter(e -> e.errorClass().equals("connection"))
-                .mapToLong(ErrorCount::count).sum();
-        assertEquals(3, connectionErrors, "the lost connection and two failed reconnects");
+        assertEquals(1, op(r).errors(), "an error is a failed operation, not a reconnect attempt");
+        assertEquals(1, countOf(r, "connection"), "the lost connection ended one operation");
+        assertEquals(2, countOf(r, ErrorCount.RECONNECT), "two failed reconnects, counted apart");
+        assertEquals(3, op(r).reconnects(), "three attempts to re-open the session, the third succeeded");
+        assertEquals(1, op(r).failed().count(), "the failed operation has a latency too");
+        assertEquals(1, r.errors().stream().filter(ErrorCount::endedAnOperation).mapToLong(ErrorCount::count).sum());
+    }
+
+    private static long countOf(RunRecord r, String errorClass) {
+        return r.errors().stream().filter(e -> e.errorClass().equals(errorClass)).mapToLong(ErrorCount::count).sum();
     }
 
     @Test
@@ -244,5 +251,128 @@ class RunnerTest {
         RunRecord r = runner.run();
         assertEquals("interrupted", r.stopReason());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "stop did not wait for think times");
+    }
+
+    @Test
+    void everyClientRunsWhenClientsOutnumberWorkers() throws Exception {
+        // 64 clients, 4 workers, no pause: a worker must hand its client back when others are due, or 60 clients
+        // never run while the result says they did.
+        int clients = 64;
+        long[] firstStart = new long[clients];
+        AtomicInteger[] executed = new AtomicInteger[clients];
+        for (int i = 0; i < clients; i++) {
+            executed[i] = new AtomicInteger();
+        }
+        Workload<Integer> w = new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("op");
+            }
+
+            @Override
+            public ClientScript<Integer> client(int index, int all, SplittableRandom random) {
+                return () -> Step.now(Operation.of("op", s -> {
+                    if (executed[index].getAndIncrement() == 0) {
+                        firstStart[index] = System.nanoTime();
+                    }
+                    Thread.sleep(1);
+                }));
+            }
+        };
+        RunPlan plan = RunPlan.closedLoop(clients, Duration.ofMillis(800)).withWorkers(4);
+        RunRecord r = run(plan, w, new CountingTarget(false));
+        for (int i = 0; i < clients; i++) {
+            assertTrue(executed[i].get() >= 3, "client " + i + " ran " + executed[i].get() + " operations");
+        }
+        assertEquals(java.util.Arrays.stream(executed).mapToLong(AtomicInteger::get).sum(), op(r).count());
+        // Every client was due at the start; the last to get a worker waited for 60 others, and its first latency,
+        // measured from the run's start (no later than the first client's first start), must include that wait.
+        long lastFirstStart = java.util.Arrays.stream(firstStart).max().orElseThrow();
+        double waitedMs = (lastFirstStart - java.util.Arrays.stream(firstStart).min().orElseThrow()) / 1e6;
+        assertTrue(waitedMs >= 10, "the last client waited " + waitedMs + " ms for a worker");
+        assertTrue(op(r).latencyMs().max() >= waitedMs, "latency max " + op(r).latencyMs().max()
+                + " ms must include the " + waitedMs + " ms a client waited for its first turn");
+    }
+
+    @Test
+    void openLoopCountsWhatItCouldNotIssue() throws Exception {
+        // One client can do 20 ops/s of a 50 ms operation; asked for 100 ops/s over 1 s, about 80 starts that
+        // fell due are never issued. They are counted, and each waited at least until the end of the run.
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(1)).withRate(100);
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), new CountingTarget(false));
+        OperationResult op = op(r);
+        long issued = op.count() + op.errors();
+        assertEquals(100, issued + op.unissued(), 2, "every start due in the 1 s is accounted for: " + issued
+                + " issued, " + op.unissued() + " not");
+        assertTrue(op.unissued() >= 70, "unissued " + op.unissued());
+        assertEquals(op.unissued(), op.unissuedLowerBound().count());
+        // The last due start (at ~990 ms) waited at least ~10 ms; the first unissued one ~950 ms or more.
+        assertTrue(op.unissuedLowerBound().latencyMs().max() > 800, "lower bound max "
+                + op.unissuedLowerBound().latencyMs().max());
+        assertEquals(1.0, r.measuredSeconds(), 0.05, "measured time ends at the deadline, not after the drain");
+    }
+
+    @Test
+    void failedOperationsHaveALatency() throws Exception {
+        Operation<Integer> slowTimeout = Operation.of("op", s -> {
+            Thread.sleep(30);
+            throw new TestFailure(Failure.Kind.TIMEOUT);
+        });
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(5)).withIterations(5);
+        RunRecord r = run(plan, workload(() -> Step.now(slowTimeout)), new CountingTarget(false));
+        OperationResult op = op(r);
+        assertEquals(0, op.count());
+        assertEquals(5, op.errors());
+        assertEquals(5, op.failed().count());
+        assertTrue(op.failed().latencyMs().p50() >= 30, "failed after 30 ms: " + op.failed().latencyMs().p50());
+    }
+
+    @Test
+    void failedPoolBorrowsCountInPoolWaitAndBackoffResetsAfterSuccess() throws Exception {
+        CountingTarget target = new CountingTarget(true);
+        target.failOpens.set(2); // the pool cannot hand out a connection twice, then recovers
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(20)).withIterations(6);
+        long t0 = System.nanoTime();
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(1))), target);
+        OperationResult op = op(r);
+        assertEquals(4, op.count());
+        assertEquals(2, op.errors(), "two operations failed to get a connection");
+        assertEquals(6, op.poolWait().count(), "failed borrows count in pool wait");
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos(), "two reconnect backoffs, short ones");
+    }
+
+    @Test
+    void aListenerThatThrowsStopsTheRunAndIsReported() throws Exception {
+        RunListener broken = new RunListener() {
+            @Override
+            public void onInterval(Interval interval, java.util.Map<String, Long> counts, double phaseSeconds) {
+                throw new IllegalStateException("observer bug");
+            }
+
+            @Override
+            public void onPhaseEnd(Phase phase) {
+            }
+        };
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(30)).withReportEvery(Duration.ofMillis(100));
+        long t0 = System.nanoTime();
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(1))), new CountingTarget(false), broken,
+                null).run();
+        assertTrue(r.failed());
+        assertTrue(r.fatalError().contains("a run listener failed") && r.fatalError().contains("observer bug"),
+                r.fatalError());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "the run stopped, not 30 s later");
+    }
+
+    @Test
+    void latencyAboveTheCeilingIsClampedAndCounted() {
+        dev.gauntlet.core.metrics.OperationStats stats = new dev.gauntlet.core.metrics.OperationStats("op");
+        stats.recordSuccess(Duration.ofHours(2).toNanos(), Duration.ofHours(2).toNanos());
+        stats.recordSuccess(5_000_000, 4_000_000);
+        assertEquals(1, stats.clamped());
+        dev.gauntlet.core.metrics.OperationStats.Snapshot snap = stats.takeInterval();
+        assertEquals(2, snap.latency().getTotalCount());
+        assertEquals(2, snap.service().getTotalCount(), "latency equal to service is recorded once, counted in both");
+        assertEquals(dev.gauntlet.core.metrics.LatencyRecorder.HIGHEST_TRACKABLE_NANOS,
+                snap.latency().getMaxValue(), snap.latency().getMaxValue() / 1000.0);
     }
 }
