@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A target without a database, for testing the runner's timing and error policy: sessions are numbered,
  * operations run in the calling thread, and {@link TestFailure}s are classified by the kind they carry.
  */
-final class CountingTarget implements Target<Integer> {
+public final class CountingTarget implements Target<Integer> {
 
     /** An exception that says how the error policy should treat it. */
     static final class TestFailure extends Exception {
@@ -25,7 +25,7 @@ final class CountingTarget implements Target<Integer> {
     final AtomicInteger failOpens = new AtomicInteger();
     private final boolean perTransaction;
 
-    CountingTarget(boolean perTransaction) {
+    public CountingTarget(boolean perTransaction) {
         this.perTransaction = perTransaction;
     }
 

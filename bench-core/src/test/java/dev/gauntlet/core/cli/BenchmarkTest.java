@@ -1,0 +1,102 @@
+package dev.gauntlet.core.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.metrics.IntervalLog;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.CountingTarget;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a run leaves on disk, whatever happens after the measuring ends. */
+class BenchmarkTest {
+
+    @TempDir
+    Path tmp;
+
+    private static Workload<Integer> sleeper() {
+        Operation<Integer> op = Operation.of("op", s -> Thread.sleep(1));
+        return new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("op");
+            }
+
+            @Override
+            public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
+                return () -> Step.now(op);
+            }
+        };
+    }
+
+    private Benchmark.Spec<Integer> spec(Path out, java.util.function.UnaryOperator<RunResult> finisher) {
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(300))
+                .withReportEvery(Duration.ofMillis(200));
+        return new Benchmark.Spec<>(plan, sleeper(), new CountingTarget(false), null, Map.of(), null, out, finisher);
+    }
+
+    @Test
+    void theMeasuredResultIsOnDiskBeforeFinishingWorkThatFails() {
+        Path out = tmp.resolve("run");
+        Benchmark b = new Benchmark("bench-test", "test", List.of("run"),
+                new PrintStream(new ByteArrayOutputStream()));
+        // Consistency checks that die (or a Ctrl-C during them) must not lose what was measured.
+        assertThrows(IllegalStateException.class, () -> b.run(spec(out, r -> {
+            throw new IllegalStateException("checks lost their connection");
+        })));
+        RunResult r = ResultFile.read(out);
+        assertTrue(r.operation("op").orElseThrow().count() > 0, "the measured figures were written");
+        assertTrue(r.runId() != null && !r.runId().isBlank(), "every result has a run id");
+    }
+
+    @Test
+    void theIntervalLogMarksTheEndOfTheWarmup() throws Exception {
+        Path out = tmp.resolve("run");
+        new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
+                .run(spec(out, r -> r));
+        List<String> lines = Files.readAllLines(out.resolve(IntervalLog.FILE_NAME));
+        int mark = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("#warm-up ended at")) {
+                mark = i;
+            }
+        }
+        assertTrue(mark > 0, "a comment line marks the warm-up's end: " + lines);
+        assertTrue(lines.subList(mark + 1, lines.size()).stream().anyMatch(l -> !l.startsWith("#")),
+                "measured intervals follow the mark");
+    }
+
+    @Test
+    void twoDriversStartedInTheSameSecondGetTheirOwnDirectory() {
+        Path a = OutputDirectory.defaultFor("tpcc", null);
+        Path b = OutputDirectory.defaultFor("tpcc", null);
+        assertNotEquals(a, b);
+        assertTrue(a.getFileName().toString().matches("tpcc-\\d{8}-\\d{6}-[0-9a-f]{6}"), a.toString());
+    }
+
+    @Test
+    void anOutputThatCannotBeCreatedIsRefusedBeforeAnythingStarts() {
+        // Permission bits say root may write to /proc; only trying tells the truth.
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> OutputDirectory.check(Path.of("/proc/gauntlet-nope")));
+        assertTrue(e.getMessage().startsWith("cannot write to --out /proc/gauntlet-nope"), e.getMessage());
+        assertEquals(0, e.getMessage().lines().count() - 1, "one line");
+    }
+}
