@@ -73,7 +73,7 @@ final class NewOrder implements Operation<Connection> {
         Line[] lines = new Line[count];
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < count; i++) {
-            int supply = home.warehouses() > 1 && r.uniform(1, 100) == 1 ? home.remoteWarehouse(r) : home.warehouse();
+            int supply = home.activeWarehouses() > 1 && r.uniform(1, 100) == 1 ? home.remoteWarehouse(r) : home.warehouse();
             int item;
             do {
                 item = rollback && i == count - 1 ? Scale.UNUSED_ITEM_ID : r.itemId(home.constants());

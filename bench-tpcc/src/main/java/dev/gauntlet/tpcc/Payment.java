@@ -45,7 +45,7 @@ final class Payment implements Operation<Connection> {
 
     /** Input per clause 2.5.1. */
     static Payment random(Home home, TpccRandom r) {
-        boolean remote = home.warehouses() > 1 && r.uniform(1, 100) <= 15;
+        boolean remote = home.activeWarehouses() > 1 && r.uniform(1, 100) <= 15;
         int customerWarehouse = remote ? home.remoteWarehouse(r) : home.warehouse();
         int customerDistrict = remote ? r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE) : home.district();
         int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);

@@ -61,11 +61,12 @@ public final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--warehouses", paramLabel = "N",
-            description = "Warehouses in the data; remote warehouses are drawn from all of them (default: all loaded; with --init: 2).")
+            description = "Warehouses in the data (default: all loaded; with --init: 2).")
     Integer warehouses;
 
     @Option(names = "--active-warehouses", paramLabel = "N",
-            description = "Warehouses that have terminals (default: --warehouses).")
+            description = "Warehouses that have terminals; remote order lines and payments go to these too, so with 1 "
+                    + "nothing is remote (default: --warehouses).")
     Integer activeWarehouses;
 
     @Option(names = "--wait",
@@ -212,7 +213,7 @@ public final class RunCommand implements Callable<Integer> {
 
     private RunResult runOnce(Setup s, String variant, Path out, Map<String, String> settingsInEffect) {
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
-        TpccWorkload workload = new TpccWorkload(s.warehouses(), s.active(), constants, waits);
+        TpccWorkload workload = new TpccWorkload(s.active(), constants, waits);
         ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
         DriverCpu cpu = new DriverCpu();
         Map<String, Object> parameters = new LinkedHashMap<>();

@@ -165,6 +165,21 @@ class TpccCommandTest {
     }
 
     @Test
+    void remoteWarehousesAreDrawnFromTheActiveOnes(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("one-active");
+        Outcome run = tpcc(db, "run", "--warehouses", "2", "--active-warehouses", "1", "--duration", "3s",
+                "--clients", "2", "--no-check", "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+
+        assertTrue(r.operation("payment").orElseThrow().count() > 100, "enough payments to see 15% remote");
+        assertTrue(r.operation("newOrder").orElseThrow().counter("orderLines") > 1_000,
+                "enough order lines to see 1% remote");
+        assertEquals(0, r.operation("payment").orElseThrow().counter("remote"), "one active warehouse: none remote");
+        assertEquals(0, r.operation("newOrder").orElseThrow().counter("remoteOrderLines"));
+    }
+
+    @Test
     void anExperimentComparesItsVariantsAndReportsTheOneWhoseSqlFailed(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("ab");
         Outcome run = tpcc(db, "run", "--duration", "2s", "--clients", "2", "--no-check",
