@@ -13,11 +13,14 @@ import java.util.List;
  */
 record CustomerChoice(int warehouse, int district, String lastName, int id) {
 
+    /** Clauses 2.5.1.2 and 2.6.1.2: the share of customers chosen by last name. */
+    static final int BY_LAST_NAME_PERCENT = 60;
+
     private static final String BY_LAST_NAME = "SELECT c_id FROM customer "
             + "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first";
 
     static CustomerChoice random(int warehouse, int district, NURandConstants constants, TpccRandom r) {
-        if (r.uniform(1, 100) <= 60) {
+        if (r.uniform(1, 100) <= BY_LAST_NAME_PERCENT) {
             return new CustomerChoice(warehouse, district, r.lastName(constants), 0);
         }
         return new CustomerChoice(warehouse, district, null, r.customerId(constants));

@@ -24,6 +24,11 @@ final class NewOrder implements Operation<Connection> {
 
     static final String NAME = "newOrder";
 
+    /** Clause 2.4.1.4: the share of orders that end in the unused item id and roll back. */
+    static final int ROLLBACK_PERCENT = 1;
+    /** Clause 2.4.1.5: the share of order lines supplied by a remote warehouse (when there is one). */
+    static final int REMOTE_LINE_PERCENT = 1;
+
     record Line(int item, int supplyWarehouse, int quantity) {
     }
 
@@ -69,11 +74,12 @@ final class NewOrder implements Operation<Connection> {
     /** Input per clause 2.4.1, lines sorted by (supply warehouse, item) so stock rows are locked in key order. */
     static NewOrder random(Home home, TpccRandom r) {
         int count = r.uniform(5, 15);
-        boolean rollback = r.uniform(1, 100) == 1;
+        boolean rollback = r.uniform(1, 100) <= ROLLBACK_PERCENT;
         Line[] lines = new Line[count];
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < count; i++) {
-            int supply = home.activeWarehouses() > 1 && r.uniform(1, 100) == 1 ? home.remoteWarehouse(r) : home.warehouse();
+            int supply = home.activeWarehouses() > 1 && r.uniform(1, 100) <= REMOTE_LINE_PERCENT
+                    ? home.remoteWarehouse(r) : home.warehouse();
             int item;
             do {
                 item = rollback && i == count - 1 ? Scale.UNUSED_ITEM_ID : r.itemId(home.constants());
