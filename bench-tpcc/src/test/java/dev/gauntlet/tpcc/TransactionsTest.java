@@ -1,14 +1,30 @@
 package dev.gauntlet.tpcc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.db.ConnectionSettings;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Failure;
+import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.RunRecord;
+import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +79,97 @@ class TransactionsTest {
             assertEquals(Map.of("districts", 10L, "skippedDistricts", 2L, "withSkippedDistricts", 1L),
                     counted(skipping));
             c.rollback();
+        }
+    }
+
+    /** An order of warehouse 1, district 3, customer 7, one of each item from warehouse 1. */
+    private static NewOrder order(boolean rollback, int... items) {
+        NewOrder.Line[] lines = new NewOrder.Line[items.length];
+        for (int i = 0; i < items.length; i++) {
+            lines[i] = new NewOrder.Line(items[i], 1, 2);
+        }
+        return new NewOrder(1, 3, 7, lines, rollback);
+    }
+
+    private static long orders(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 3")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void aNewOrderThatFindsAStockRowMissingFailsFatallyNamingIt() throws SQLException {
+        try (Connection c = transaction()) {
+            execute(c, "DELETE FROM stock WHERE s_w_id = 1 AND s_i_id = 9");
+
+            Exception e = assertThrows(Exception.class, () -> order(false, 5, 9, 12).execute(c));
+            assertEquals(Failure.Kind.FATAL, SqlStates.classify(e).kind(), e::toString);
+            assertEquals("damaged data: New-Order of warehouse 1 district 3 found no stock row for item 9 at "
+                    + "warehouse 1 (only item 100001 is meant to be missing); reload with init --drop", e.getMessage());
+            c.rollback();
+        }
+    }
+
+    @Test
+    void aNewOrderThatFindsAnItemMissingFailsFatallyNamingIt() throws SQLException {
+        try (Connection c = transaction()) {
+            execute(c, "DELETE FROM item WHERE i_id = 12");
+
+            Exception e = assertThrows(Exception.class, () -> order(false, 5, 12).execute(c));
+            assertEquals(Failure.Kind.FATAL, SqlStates.classify(e).kind(), e::toString);
+            assertEquals("damaged data: New-Order of warehouse 1 district 3 found no item 12 (only item 100001 is "
+                    + "meant to be missing); reload with init --drop", e.getMessage());
+            // Damage shows even in an order that was going to roll back on the unused item.
+            assertThrows(Exception.class, () -> order(true, 12, Scale.UNUSED_ITEM_ID).execute(c));
+            c.rollback();
+        }
+    }
+
+    @Test
+    void theDeliberatelyUnusedItemStillRollsBackAndIsCountedAsRolledBack() throws SQLException {
+        try (Connection c = transaction()) {
+            long before = orders(c);
+            NewOrder unused = order(true, 5, Scale.UNUSED_ITEM_ID);
+            unused.execute(c);
+
+            assertEquals(before, orders(c), "rolled back");
+            assertEquals(Map.of("rolledBack", 1L), counted(unused));
+            c.rollback();
+        }
+    }
+
+    @Test
+    void aRunThatMeetsDamagedDataStopsAndCountsNoNewOrder() throws Exception {
+        ConnectionSettings settings = new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect()) {
+            execute(c, "CREATE TABLE stock_kept AS SELECT * FROM stock WHERE s_w_id = 1 AND s_i_id = 9");
+            execute(c, "DELETE FROM stock WHERE s_w_id = 1 AND s_i_id = 9");
+        }
+        try (JdbcTarget target = JdbcTarget.direct(settings)) {
+            Workload<Connection> orders = new Workload<>() {
+                @Override
+                public List<String> operationNames() {
+                    return List.of(NewOrder.NAME);
+                }
+
+                @Override
+                public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
+                    return () -> Step.now(order(false, 5, 9));
+                }
+            };
+            RunRecord run = new Runner<>(RunPlan.closedLoop(1, Duration.ofSeconds(30)).withIterations(3), orders,
+                    target, RunListener.NONE, null).run();
+
+            assertTrue(run.failed(), run::toString);
+            assertTrue(run.fatalError().contains("no stock row for item 9 at warehouse 1"), run.fatalError());
+            assertEquals(0, run.operations().get(0).count(), "a New-Order on damaged data never counts as committed");
+        } finally {
+            try (Connection c = db.connect()) {
+                execute(c, "INSERT INTO stock SELECT * FROM stock_kept");
+                execute(c, "DROP TABLE stock_kept");
+            }
         }
     }
 }
