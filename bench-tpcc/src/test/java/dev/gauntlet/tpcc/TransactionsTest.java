@@ -17,7 +17,10 @@ import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -169,6 +173,115 @@ class TransactionsTest {
             try (Connection c = db.connect()) {
                 execute(c, "INSERT INTO stock SELECT * FROM stock_kept");
                 execute(c, "DROP TABLE stock_kept");
+            }
+        }
+    }
+
+    /**
+     * Order-Status must read the customer and their last order in one snapshot. At READ COMMITTED (the
+     * default on PostgreSQL) every statement takes its own snapshot, so that means one statement: a New-Order
+     * or Delivery committed between two would otherwise pair the customer's state with an order from later.
+     */
+    @Test
+    void orderStatusReadsTheCustomerAndTheirLastOrderInOneStatement() throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            AtomicInteger statements = new AtomicInteger();
+            Connection counting = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("prepare") || method.getName().equals("createStatement")) {
+                            statements.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            new OrderStatus(new CustomerChoice(1, 3, null, 7)).execute(counting);
+            assertEquals(1, statements.get(), "by id");
+            statements.set(0);
+            new OrderStatus(new CustomerChoice(1, 3, lastNameOf(c, 3, 7), 0)).execute(counting);
+            assertEquals(1, statements.get(), "by last name, the lookup included");
+            c.rollback();
+        }
+    }
+
+    @Test
+    void orderStatusShowsTheCustomersLastOrderByIdAndByName() throws SQLException {
+        try (Connection c = transaction()) {
+            // A newer order of customer 7 than the one loaded: Order-Status must show this one.
+            order(false, 5, 9, 12).execute(c);
+            int last = lastOrderOf(c, 3, 7);
+
+            OrderStatus byId = new OrderStatus(new CustomerChoice(1, 3, null, 7));
+            byId.execute(c);
+            assertEquals(new OrderStatus.Shown(7, last, 3), byId.shown());
+
+            // By name: the middle one, by first name, of the customers with that last name.
+            String name = lastNameOf(c, 3, 7);
+            List<Integer> named = customersNamed(c, 3, name);
+            int middle = named.get((named.size() + 1) / 2 - 1);
+            OrderStatus byName = new OrderStatus(new CustomerChoice(1, 3, name, 0));
+            byName.execute(c);
+            assertEquals(middle, byName.shown().customerId(), () -> name + ": " + named);
+            assertEquals(lastOrderOf(c, 3, middle), byName.shown().orderId());
+            assertEquals(middle, new CustomerChoice(1, 3, name, 0).resolve(c), "Payment picks the same customer");
+            c.rollback();
+        }
+    }
+
+    @Test
+    void orderStatusFindsTheMiddleOfAnEvenNumberOfNamesakes() throws SQLException {
+        try (Connection c = transaction()) {
+            // Four customers named TESTNAME, first names in the reverse order of their ids: the 2nd is id 3.
+            for (int id = 1; id <= 4; id++) {
+                execute(c, "UPDATE customer SET c_last = 'TESTNAME', c_first = 'first" + (5 - id)
+                        + "' WHERE c_w_id = 1 AND c_d_id = 6 AND c_id = " + id);
+            }
+            OrderStatus status = new OrderStatus(new CustomerChoice(1, 6, "TESTNAME", 0));
+            status.execute(c);
+            assertEquals(3, status.shown().customerId());
+            assertEquals(3, new CustomerChoice(1, 6, "TESTNAME", 0).resolve(c));
+            c.rollback();
+        }
+    }
+
+    private static String lastNameOf(Connection c, int district, int customer) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT c_last FROM customer WHERE c_w_id = 1 AND c_d_id = ? AND c_id = ?")) {
+            s.setInt(1, district);
+            s.setInt(2, customer);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static List<Integer> customersNamed(Connection c, int district, String lastName) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = ? "
+                + "AND c_last = ? ORDER BY c_first, c_id")) {
+            s.setInt(1, district);
+            s.setString(2, lastName);
+            List<Integer> ids = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getInt(1));
+                }
+            }
+            return ids;
+        }
+    }
+
+    private static int lastOrderOf(Connection c, int district, int customer) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT max(o_id) FROM \"order\" WHERE o_w_id = 1 AND o_d_id = ? AND o_c_id = ?")) {
+            s.setInt(1, district);
+            s.setInt(2, customer);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
             }
         }
     }
