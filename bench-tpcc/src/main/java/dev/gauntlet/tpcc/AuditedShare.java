@@ -20,6 +20,9 @@ import java.util.Locale;
 record AuditedShare(String name, String what, String of, double drawnPercent, double specLo, double specHi) {
 
     Check judge(long part, long whole) {
+        if (whole == 0) {
+            return Check.skip(name, "no " + of + " ran");
+        }
         BinomialInterval interval = BinomialInterval.around(drawnPercent / 100, whole);
         if (interval.vacuous()) {
             return Check.skip(name, String.format(Locale.ROOT, "%,d %s are too few: the %s around the drawn %.2f%% "

@@ -23,7 +23,7 @@ class MixAuditTest {
                           long remotePayments, long paymentsByName, long orderStatuses, long orderStatusesByName,
                           long deliveries, long skippedDistricts, long deliveriesWithSkips, long stockLevels) {
 
-        /** New-Orders, Payments and the rest in the deck's proportions, with the given New-Order and Payment figures. */
+        /** The given New-Order and Payment figures, and the other types in the deck's proportions. */
         static Counts of(int active, long newOrders, long rolledBack, long lines, long remoteLines, long payments,
                          long remotePayments, long byName) {
             long oneCard = newOrders / 10;
@@ -37,8 +37,8 @@ class MixAuditTest {
                             "remoteOrderLines", remoteLines)),
                     op("payment", payments, Map.of("remote", remotePayments, "byLastName", paymentsByName)),
                     op("orderStatus", orderStatuses, Map.of("byLastName", orderStatusesByName)),
-                    op("delivery", deliveries, Map.of("districts", deliveries * 10, "skippedDistricts", skippedDistricts,
-                            "withSkippedDistricts", deliveriesWithSkips)),
+                    op("delivery", deliveries, Map.of("districts", deliveries * 10,
+                            "skippedDistricts", skippedDistricts, "withSkippedDistricts", deliveriesWithSkips)),
                     op("stockLevel", stockLevels, Map.of()));
             return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 8, null,
                     Map.of("warehouses", 4, "activeWarehouses", active), ops, Map.of(), Map.of(), List.of(), List.of(),
@@ -136,6 +136,10 @@ class MixAuditTest {
         assertEquals("500 New-Orders are too few: the 99.9% binomial interval around the drawn 1.00% "
                 + "(0.00%..2.80%) would accept none or all of them; needs at least 757", rollbacks.detail());
         assertEquals(Check.Status.PASS, status(small, "9.2.2 Payments by last name"), "60% needs only 15 Payments");
+        Check none = check(MixAudit.checks(Counts.of(4, 5, 0, 50, 0, 5, 0, 3).run()),
+                "9.2.2 Order-Status by last name");
+        assertEquals(Check.Status.SKIP, none.status());
+        assertEquals("no Order-Statuses ran", none.detail());
     }
 
     @Test
@@ -152,7 +156,8 @@ class MixAuditTest {
         // 300 of 20,000 Deliveries skipped one district each: 0.15% of districts but 1.5% of Deliveries.
         Counts base = Counts.of(4, 100_000, 1_000, 990_000, 9_900, 100_000, 15_000, 60_000);
         Counts skipping = new Counts(4, base.newOrders(), base.rolledBack(), base.lines(), base.remoteLines(),
-                base.payments(), base.remotePayments(), base.paymentsByName(), 20_000, 12_000, 20_000, 300, 300, 20_000);
+                base.payments(), base.remotePayments(), base.paymentsByName(), 20_000, 12_000, 20_000, 300, 300,
+                20_000);
 
         Check skipped = check(MixAudit.checks(skipping.run()), "9.2.2 skipped deliveries");
         assertEquals(Check.Status.FAIL, skipped.status(), skipped::toString);
@@ -226,7 +231,8 @@ class MixAuditTest {
         return outside(c.payments(), all, 43, 100) || outside(c.orderStatuses(), all, 4, 100)
                 || outside(c.deliveries(), all, 4, 100) || outside(c.stockLevels(), all, 4, 100)
                 || outside(c.rolledBack(), c.newOrders(), 0.9, 1.1) || outside(c.remoteLines(), c.lines(), 0.95, 1.05)
-                || outside(c.remotePayments(), c.payments(), 14, 16) || outside(c.paymentsByName(), c.payments(), 57, 63)
+                || outside(c.remotePayments(), c.payments(), 14, 16)
+                || outside(c.paymentsByName(), c.payments(), 57, 63)
                 || outside(c.orderStatusesByName(), c.orderStatuses(), 57, 63);
     }
 
