@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
         description = {"Checks the TPC-C consistency conditions (spec 3.3.2.1-3.3.2.12, as cockroach workload check tpcc) "
                 + "in one read-only snapshot.",
                 "3.3.2.6, 10 and 12 join per order or customer and run only with --expensive; 3.3.2.11 holds only "
-                        + "until the first transaction and is skipped once transactions have run.",
+                        + "until the first Delivery and is skipped once one has run.",
                 "Exit 0 when every check passes or is skipped, 1 when one fails."})
 public final class CheckCommand implements Callable<Integer> {
 

@@ -10,8 +10,8 @@ package dev.gauntlet.tpcc;
  * @param description the relationship, in the schema's column names
  * @param expensive   true when the check joins per order or per customer over whole tables, so it is skipped
  *                    unless asked for (as in cockroach {@code workload check tpcc})
- * @param loadOnly    true when the condition holds only for the data as loaded and fails legitimately once
- *                    transactions have run (3.3.2.11)
+ * @param loadOnly    true when the condition holds only for the data as loaded with respect to deliveries and
+ *                    fails legitimately once a Delivery has run (3.3.2.11)
  * @param violations  a SELECT for the violating rows; its column labels become {@code label=value} in the
  *                    detail, so they are chosen to read well ({@code "sum(d_ytd)"})
  * @param rowKey      the columns of {@code violations} that name a row ({@code w_id, d_id}), for a stable

@@ -34,6 +34,19 @@ final class Deck {
         return n;
     }
 
+    /**
+     * Seconds one terminal needs at the least to go through the deck once with keying and think times on: every
+     * card's minimum keying time plus its mean think time (clause 5.2.5.7), with transactions taking no time. For
+     * 10/10/1/1/1 cards that is 10 x (18 + 12) + 10 x (3 + 12) + (2 + 10) + (2 + 5) + (2 + 5) = 476 s.
+     */
+    static double cycleSeconds() {
+        double seconds = 0;
+        for (TransactionType t : TransactionType.values()) {
+            seconds += t.cards() * (t.keying().toMillis() / 1000.0 + t.meanThinkSeconds());
+        }
+        return seconds;
+    }
+
     TransactionType draw() {
         if (next == cards.length) {
             shuffle();

@@ -1,17 +1,18 @@
 package dev.gauntlet.tpcc;
 
 /**
- * Where a terminal stands: its home warehouse and district, how many warehouses exist (remote warehouses
- * are drawn from all of them) and the run's NURand constants.
+ * Where a terminal stands: its home warehouse and district, how many warehouses are active (have terminals;
+ * remote warehouses are drawn from these, so a run on a subset of the loaded warehouses never touches the
+ * others, and with one active warehouse nothing is remote) and the run's NURand constants.
  */
-record Home(int warehouse, int district, int warehouses, NURandConstants constants) {
+record Home(int warehouse, int district, int activeWarehouses, NURandConstants constants) {
 
-    /** A warehouse other than home, uniformly; home itself when it is the only one. */
+    /** An active warehouse other than home, uniformly; home itself when it is the only one. */
     int remoteWarehouse(TpccRandom r) {
-        if (warehouses == 1) {
+        if (activeWarehouses == 1) {
             return warehouse;
         }
-        int w = r.uniform(1, warehouses - 1);
+        int w = r.uniform(1, activeWarehouses - 1);
         return w >= warehouse ? w + 1 : w;
     }
 }

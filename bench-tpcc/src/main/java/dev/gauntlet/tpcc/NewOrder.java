@@ -8,10 +8,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
@@ -19,10 +23,19 @@ import java.util.Map;
  * cost the driver more CPU than anything else it does): the district's next order id with the order, its
  * new_order row and the customer and warehouse; all stock rows joined with their items in one UPDATE (in
  * key order, so concurrent orders do not deadlock); all order lines in one INSERT.
+ *
+ * <p>Any other item or stock row found missing is damaged data and stops the run with a
+ * {@link DamagedDataException} naming it: passed off as a rollback it would count as committed work that never
+ * happened (the runner counts every operation that returns normally).
  */
 final class NewOrder implements Operation<Connection> {
 
     static final String NAME = "newOrder";
+
+    /** Clause 2.4.1.4: the share of orders that end in the unused item id and roll back. */
+    static final int ROLLBACK_PERCENT = 1;
+    /** Clause 2.4.1.5: the share of order lines supplied by a remote warehouse (when there is one). */
+    static final int REMOTE_LINE_PERCENT = 1;
 
     record Line(int item, int supplyWarehouse, int quantity) {
     }
@@ -35,6 +48,8 @@ final class NewOrder implements Operation<Connection> {
             + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id) "
             + "SELECT n.no_o_id, d.d_tax, c_discount, c_last, c_credit, w_tax FROM n, d, customer "
             + "JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+    /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
+    private static final String EXISTING_ITEMS = "SELECT i_id FROM item WHERE i_id = ANY (?)";
     private static final String[] UPDATE_STOCK = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     private static final String INSERT_LINES = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, "
             + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
@@ -69,11 +84,12 @@ final class NewOrder implements Operation<Connection> {
     /** Input per clause 2.4.1, lines sorted by (supply warehouse, item) so stock rows are locked in key order. */
     static NewOrder random(Home home, TpccRandom r) {
         int count = r.uniform(5, 15);
-        boolean rollback = r.uniform(1, 100) == 1;
+        boolean rollback = r.uniform(1, 100) <= ROLLBACK_PERCENT;
         Line[] lines = new Line[count];
-        java.util.Set<Long> seen = new java.util.HashSet<>();
+        Set<Long> seen = new HashSet<>();
         for (int i = 0; i < count; i++) {
-            int supply = home.warehouses() > 1 && r.uniform(1, 100) == 1 ? home.remoteWarehouse(r) : home.warehouse();
+            int supply = home.activeWarehouses() > 1 && r.uniform(1, 100) <= REMOTE_LINE_PERCENT
+                    ? home.remoteWarehouse(r) : home.warehouse();
             int item;
             do {
                 item = rollback && i == count - 1 ? Scale.UNUSED_ITEM_ID : r.itemId(home.constants());
@@ -129,15 +145,20 @@ final class NewOrder implements Operation<Connection> {
             s.setArray(4, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    distInfo.put((long) rs.getInt(2) << 32 | rs.getInt(1), rs.getString(3));
+                    distInfo.put(key(rs.getInt(2), rs.getInt(1)), rs.getString(3));
                     prices.put(rs.getInt(1), rs.getBigDecimal(4));
                 }
             }
         }
-        if (Arrays.stream(lines).anyMatch(l -> !prices.containsKey(l.item()))) {
-            // Clause 2.4.2.3: an unused item id rolls the whole order back; not an error.
+        List<Line> missing = Arrays.stream(lines)
+                .filter(l -> !distInfo.containsKey(key(l.supplyWarehouse(), l.item()))).toList();
+        if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
+            // Clause 2.4.2.3: the unused item id rolls the whole order back; not an error.
             c.rollback();
             return;
+        }
+        if (!missing.isEmpty() || rollback) {
+            throw damaged(c, missing);
         }
         Integer[] numbers = new Integer[lines.length];
         BigDecimal[] amounts = new BigDecimal[lines.length];
@@ -146,10 +167,7 @@ final class NewOrder implements Operation<Connection> {
             Line l = lines[i];
             numbers[i] = i + 1;
             amounts[i] = prices.get(l.item()).multiply(BigDecimal.valueOf(l.quantity()));
-            dists[i] = distInfo.get((long) l.supplyWarehouse() << 32 | l.item());
-            if (dists[i] == null) {
-                throw new SQLException("stock row " + l.supplyWarehouse() + "/" + l.item() + " not found");
-            }
+            dists[i] = distInfo.get(key(l.supplyWarehouse(), l.item()));
         }
         try (PreparedStatement s = c.prepareStatement(INSERT_LINES)) {
             s.setInt(1, orderId);
@@ -163,6 +181,38 @@ final class NewOrder implements Operation<Connection> {
             s.setArray(9, c.createArrayOf("text", dists));
             s.executeUpdate();
         }
+    }
+
+    private static long key(int supplyWarehouse, int item) {
+        return (long) supplyWarehouse << 32 | item;
+    }
+
+    /**
+     * Why the lines in {@code missing} found no stock row, naming each: its item is gone, or only its stock
+     * row at the supplying warehouse; or, for an order meant to roll back, that the unused item id exists.
+     */
+    private DamagedDataException damaged(Connection c, List<Line> missing) throws SQLException {
+        Set<Integer> items = new HashSet<>();
+        try (PreparedStatement s = c.prepareStatement(EXISTING_ITEMS)) {
+            s.setArray(1, c.createArrayOf("int4", missing.stream().map(Line::item).toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    items.add(rs.getInt(1));
+                }
+            }
+        }
+        List<String> what = new ArrayList<>();
+        for (Line l : missing) {
+            if (l.item() != Scale.UNUSED_ITEM_ID) {
+                what.add(items.contains(l.item()) ? "no stock row for item " + l.item() + " at warehouse "
+                        + l.supplyWarehouse() : "no item " + l.item());
+            }
+        }
+        if (what.isEmpty()) {
+            what.add("item " + Scale.UNUSED_ITEM_ID + ", the id meant to be unused, in stock");
+        }
+        return new DamagedDataException("New-Order of warehouse " + warehouse + " district " + district + " found "
+                + String.join(", ", what) + " (only item " + Scale.UNUSED_ITEM_ID + " is meant to be missing)");
     }
 
     private Array ints(Connection c, java.util.function.ToIntFunction<Line> field) throws SQLException {

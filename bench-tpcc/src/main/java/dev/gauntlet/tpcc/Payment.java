@@ -17,6 +17,9 @@ final class Payment implements Operation<Connection> {
 
     static final String NAME = "payment";
 
+    /** Clause 2.5.1.2: the share of payments by a customer of a remote warehouse (when there is one). */
+    static final int REMOTE_PERCENT = 15;
+
     /** Warehouse, district and customer updated and the history row written: one trip. */
     private static final String PAY = "WITH w AS (UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ? "
             + "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
@@ -45,7 +48,7 @@ final class Payment implements Operation<Connection> {
 
     /** Input per clause 2.5.1. */
     static Payment random(Home home, TpccRandom r) {
-        boolean remote = home.warehouses() > 1 && r.uniform(1, 100) <= 15;
+        boolean remote = home.activeWarehouses() > 1 && r.uniform(1, 100) <= REMOTE_PERCENT;
         int customerWarehouse = remote ? home.remoteWarehouse(r) : home.warehouse();
         int customerDistrict = remote ? r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE) : home.district();
         int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);

@@ -12,8 +12,6 @@ public final class Scale {
     public static final int UNUSED_ITEM_ID = ITEMS + 1;
     /** Terminals per warehouse when keying and think times are on. */
     public static final int TERMINALS_PER_WAREHOUSE = 10;
-    /** The most tpmC one warehouse can give with wait times on: 100% efficiency. */
-    public static final double MAX_TPMC_PER_WAREHOUSE = 12.86;
 
     private Scale() {
     }

@@ -13,8 +13,8 @@ import picocli.CommandLine.IExitCodeGenerator;
 @Command(name = "bench-tpcc", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
         subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
-        description = {"TPC-C-derived OLTP workload: tpmC, efficiency, latency percentiles, consistency checks and "
-                + "A/B experiments on server settings. (Not an audited TPC-C; TPC-C is a trademark of the TPC.)",
+        description = {"TPC-C-derived OLTP workload: tpmC, efficiency of keyed runs, latency percentiles, consistency "
+                + "checks and A/B experiments on server settings. (Not an audited TPC-C; TPC-C is a trademark of the TPC.)",
                 "Without a command: the default job, equivalent to 'bench-tpcc run " + TpccCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Typical use: init --warehouses 4, then run --duration 5m, then check.",
                 "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})

@@ -10,17 +10,15 @@ import java.util.SplittableRandom;
 /**
  * Terminals spread over the active warehouses: terminal i has home warehouse {@code i mod active + 1} and
  * district {@code (i / active) mod 10 + 1}, so ten terminals per warehouse cover every district once.
- * Remote warehouses are drawn from all {@code warehouses} loaded.
+ * Remote warehouses are drawn from the active ones too: warehouses without terminals are left alone.
  */
 final class TpccWorkload implements Workload<Connection> {
 
-    private final int warehouses;
     private final int activeWarehouses;
     private final NURandConstants constants;
     private final boolean waits;
 
-    TpccWorkload(int warehouses, int activeWarehouses, NURandConstants constants, boolean waits) {
-        this.warehouses = warehouses;
+    TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits) {
         this.activeWarehouses = activeWarehouses;
         this.constants = constants;
         this.waits = waits;
@@ -35,6 +33,6 @@ final class TpccWorkload implements Workload<Connection> {
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
         int w = index % activeWarehouses + 1;
         int d = (index / activeWarehouses) % Scale.DISTRICTS_PER_WAREHOUSE + 1;
-        return new Terminal(new Home(w, d, warehouses, constants), new TpccRandom(random), waits);
+        return new Terminal(new Home(w, d, activeWarehouses, constants), new TpccRandom(random), waits);
     }
 }

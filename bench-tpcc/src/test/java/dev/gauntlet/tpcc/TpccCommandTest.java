@@ -133,6 +133,53 @@ class TpccCommandTest {
     }
 
     @Test
+    void aRunWithoutWaitsHasNoEfficiencyAndSaysWhatTpmCCounts(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("no-wait");
+        Outcome run = tpcc(db, "run", "--duration", "2s", "--clients", "2", "--no-check", "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+
+        assertTrue(r.metrics().get("tpmC") > 0);
+        assertFalse(r.metrics().containsKey("efficiencyPercent"), "efficiency without keying and think times: "
+                + r.metrics());
+        assertFalse(r.parameters().containsKey("efficiency ceiling"), r.parameters()::toString);
+        String counts = "committed New-Orders only: the 1% rolled back on the unused item are not counted "
+                + "(HammerDB's NOPM rule; cockroach workload counts them)";
+        assertEquals(counts, r.parameters().get("tpmC counts"));
+        assertTrue(Files.readString(out.resolve("report.md")).contains(counts), "report.md states what tpmC counts");
+    }
+
+    @Test
+    void aKeyedRunReportsEfficiencyAgainstTheDecksCeiling(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("wait");
+        Outcome run = tpcc(db, "run", "--wait", "--active-warehouses", "1", "--duration", "2s", "--no-check",
+                "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+
+        assertTrue(r.metrics().containsKey("efficiencyPercent"), r.metrics()::toString);
+        String ceiling = "12.605 tpmC per active warehouse: 10 terminals, each at most 10 New-Orders per 476 s "
+                + "pass through the 23-card deck (minimum keying plus mean think times)";
+        assertEquals(ceiling, r.parameters().get("efficiency ceiling"));
+        assertTrue(Files.readString(out.resolve("report.md")).contains(ceiling), "report.md states the ceiling");
+    }
+
+    @Test
+    void remoteWarehousesAreDrawnFromTheActiveOnes(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("one-active");
+        Outcome run = tpcc(db, "run", "--warehouses", "2", "--active-warehouses", "1", "--duration", "3s",
+                "--clients", "2", "--no-check", "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+
+        assertTrue(r.operation("payment").orElseThrow().count() > 100, "enough payments to see 15% remote");
+        assertTrue(r.operation("newOrder").orElseThrow().counter("orderLines") > 1_000,
+                "enough order lines to see 1% remote");
+        assertEquals(0, r.operation("payment").orElseThrow().counter("remote"), "one active warehouse: none remote");
+        assertEquals(0, r.operation("newOrder").orElseThrow().counter("remoteOrderLines"));
+    }
+
+    @Test
     void anExperimentComparesItsVariantsAndReportsTheOneWhoseSqlFailed(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("ab");
         Outcome run = tpcc(db, "run", "--duration", "2s", "--clients", "2", "--no-check",
