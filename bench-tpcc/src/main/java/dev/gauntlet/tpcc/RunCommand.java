@@ -4,16 +4,19 @@ import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.OutputDirectory;
 import dev.gauntlet.core.cli.Provenance;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.db.SqlStates;
-import dev.gauntlet.core.report.Comparison;
-import dev.gauntlet.core.report.LabelledRun;
-import dev.gauntlet.core.result.AtomicFiles;
+import dev.gauntlet.core.experiment.Dimension;
+import dev.gauntlet.core.experiment.Experiment;
+import dev.gauntlet.core.experiment.ExperimentRunner;
+import dev.gauntlet.core.experiment.Level;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
@@ -21,11 +24,9 @@ import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,17 +87,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "A variant of an A/B experiment: its name and the SQL (';'-separated, auto-commit) that sets the server up. Repeat for each variant.")
     List<String> variantArgs = new ArrayList<>();
 
-    @Option(names = "--experiment", paramLabel = "FILE",
-            description = "An experiment file: 'title:', 'variant NAME = SQL' lines and an optional 'restore = SQL' (see experiments/).")
-    Path experimentFile;
+    @Mixin
+    ExperimentOptions experimentOptions;
 
     @Option(names = "--reload",
-            description = "Experiments: drop and reload the data before each variant, so every variant starts from identical data.")
+            description = "Experiments: drop and reload the data before each run, so every run starts from identical data.")
     boolean reload;
-
-    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "5",
-            description = "Experiments: differences below this are called Equal (default: ${DEFAULT-VALUE}%%).")
-    double threshold;
 
     @Option(names = "--check", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Run the consistency checks after the run (default: on; --no-check skips them).")
@@ -127,26 +123,22 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Experiment experiment() {
-        if (experimentFile != null && !variantArgs.isEmpty()) {
-            throw new BadInputException("give either --experiment or --variant, not both");
-        }
-        if (reload && experimentFile == null && variantArgs.isEmpty()) {
-            throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
-        }
-        try {
-            if (experimentFile != null) {
-                return Experiment.read(experimentFile);
-            }
-            if (variantArgs.isEmpty()) {
-                return null;
-            }
+        List<Dimension> fromOptions = List.of();
+        if (!variantArgs.isEmpty()) {
             if (variantArgs.size() < 2) {
                 throw new BadInputException("an experiment needs at least two --variant options (got one)");
             }
-            return new Experiment("variants", variantArgs.stream().map(Variant::parse).toList(), List.of());
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage(), e);
+            try {
+                fromOptions = List.of(new Dimension(Experiment.VARIANT, variantArgs.stream().map(Level::parse).toList()));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--variant " + e.getMessage(), e);
+            }
         }
+        Experiment experiment = experimentOptions.experiment("variants", fromOptions);
+        if (reload && experiment == null) {
+            throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
+        }
+        return experiment;
     }
 
     private RunPlan plan() {
@@ -159,9 +151,6 @@ public final class RunCommand implements Callable<Integer> {
         if (waits && spec.commandLine().getParseResult().hasMatchedOption("--clients")) {
             throw new BadInputException("--wait runs 10 terminals per active warehouse; leave out --clients "
                     + "(use --active-warehouses to change the number of terminals)");
-        }
-        if (threshold < 0) {
-            throw new BadInputException("--threshold must not be negative");
         }
         return options.plan();
     }
@@ -270,152 +259,23 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int runExperiment(Setup s, Experiment experiment, Path out) {
-        List<LabelledRun> runs = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        System.out.println("Experiment: " + experiment.title() + " (" + experiment.variants().size() + " variants: "
-                + String.join(", ", experiment.variants().stream().map(Variant::name).toList()) + ")");
-        try {
-            int i = 0;
-            for (Variant v : experiment.variants()) {
-                i++;
-                System.out.println();
-                System.out.println("=== Variant " + i + " of " + experiment.variants().size() + ": " + v.name()
-                        + (v.statements().isEmpty() ? " (no SQL)" : ": " + String.join("; ", v.statements())));
-                Map<String, String> inEffect;
-                try {
-                    execute(s.db(), v.statements());
-                    inEffect = verifySettings(s, v);
-                } catch (SQLException e) {
-                    String why = v.name() + ": its SQL failed: " + SqlStates.message(e);
-                    System.out.println("Variant " + why + "; skipping it");
-                    failures.add(why);
-                    continue;
-                } catch (IllegalStateException e) {
-                    String why = v.name() + ": " + e.getMessage();
-                    System.out.println("Variant " + why + "; skipping it");
-                    failures.add(why);
-                    continue;
-                }
-                inEffect.forEach((k, val) -> System.out.println("  in effect: " + k + " = " + val));
-                if (reload) {
-                    InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
-                            s.plan().seed());
-                }
-                try {
-                    RunResult r = runOnce(s, v.name(), out.resolve(v.name()), inEffect);
-                    runs.add(new LabelledRun(v.name(), out.resolve(v.name()).toString(), r));
-                } catch (RunFailedException e) {
-                    failures.add(v.name() + ": " + e.getMessage());
-                }
-            }
-        } finally {
-            if (!experiment.restore().isEmpty()) {
-                try {
-                    execute(s.db(), experiment.restore());
-                    System.out.println("Restored: " + String.join("; ", experiment.restore()));
-                } catch (SQLException e) {
-                    System.out.println("warning: restore failed, the server keeps the last variant's settings: "
-                            + SqlStates.message(e));
-                }
-            }
-        }
-        return compare(experiment, runs, failures, out);
-    }
-
-    private int compare(Experiment experiment, List<LabelledRun> runs, List<String> failures, Path out) {
-        StringBuilder md = new StringBuilder();
-        if (runs.size() >= 2) {
-            md.append(Comparison.compareLabelled(runs, threshold).markdown());
-        } else {
-            md.append("# Experiment: ").append(experiment.title()).append("\n\nFewer than two variants completed, "
-                    + "so there is nothing to compare.\n");
-        }
-        md.append("\n## Experiment\n\n").append(experiment.title()).append("\n\n");
-        for (Variant v : experiment.variants()) {
-            md.append("- `").append(v.name()).append("`: ")
-                    .append(v.statements().isEmpty() ? "no SQL" : "`" + String.join("; ", v.statements()) + "`")
-                    .append('\n');
-        }
-        if (!experiment.restore().isEmpty()) {
-            md.append("- afterwards: `").append(String.join("; ", experiment.restore())).append("`\n");
-        }
-        md.append(reload ? "\nThe data was reloaded before each variant.\n"
-                : "\nThe variants ran one after another on the same data (not reloaded).\n");
-        if (!failures.isEmpty()) {
-            md.append("\n## Variants that failed\n\n");
-            failures.forEach(f -> md.append("- ").append(f).append('\n'));
-        }
-        Path file = out.resolve("comparison.md");
-        try {
-            OutputDirectory.create(out);
-            AtomicFiles.writeString(file, md.toString());
-        } catch (IOException e) {
-            throw new RunFailedException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(s.db()),
+                experimentOptions.threshold(), System.out).run(out, (cell, inEffect, dir) -> {
+                    if (reload) {
+                        InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
+                                s.plan().seed());
+                    }
+                    return runOnce(s, cell.label(), dir, inEffect);
+                }, reload ? "The data was reloaded before each run." : "The runs followed one another on the same "
+                        + "data (not reloaded): later runs meet more rows (use --reload for identical data).");
         System.out.println();
-        System.out.print(md);
+        System.out.print(outcome.markdown());
         System.out.println();
-        System.out.println("Comparison: " + file);
-        if (!failures.isEmpty()) {
-            throw new RunFailedException(failures.size() + " variant(s) failed: " + String.join("; ", failures));
+        System.out.println("Comparison: " + outcome.comparison());
+        if (!outcome.failures().isEmpty()) {
+            throw new RunFailedException(outcome.failures().size() + " cell(s) failed: "
+                    + String.join("; ", outcome.failures()));
         }
-        return runs.stream().anyMatch(r -> r.result().checkStatus() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;
-    }
-
-    /**
-     * Reads back every setting the variant's SQL set, on a new session, and refuses the variant when one did
-     * not take effect (e.g. a server started with {@code -c name=value}, which outranks ALTER SYSTEM, or a
-     * setting that needs a restart): otherwise two "different" variants would measure the same server.
-     */
-    private static Map<String, String> verifySettings(Setup s, Variant v) throws SQLException {
-        Map<String, String> inEffect = new LinkedHashMap<>();
-        for (Map.Entry<String, String> wanted : v.requestedSettings().entrySet()) {
-            String actual = null;
-            // pg_reload_conf() only signals the postmaster; give it a moment to re-read the files.
-            for (int attempt = 0; attempt < 20; attempt++) {
-                actual = currentSetting(s, wanted.getKey());
-                if (actual.equalsIgnoreCase(wanted.getValue())) {
-                    break;
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-            if (!actual.equalsIgnoreCase(wanted.getValue())) {
-                throw new IllegalStateException("its SQL ran but " + wanted.getKey() + " is still '" + actual
-                        + "', not '" + wanted.getValue() + "' (set on the server's command line, or needs a restart?)");
-            }
-            inEffect.put(wanted.getKey(), actual);
-        }
-        return inEffect;
-    }
-
-    private static String currentSetting(Setup s, String name) throws SQLException {
-        String sql = s.dialect() == Dialect.COCKROACH ? "SHOW CLUSTER SETTING " + name : "SELECT current_setting(?)";
-        try (Connection c = s.db().settings().connectForAdmin();
-             java.sql.PreparedStatement st = c.prepareStatement(sql)) {
-            if (s.dialect() != Dialect.COCKROACH) {
-                st.setString(1, name);
-            }
-            try (java.sql.ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
-    }
-
-    private static void execute(Database db, List<String> statements) throws SQLException {
-        if (statements.isEmpty()) {
-            return;
-        }
-        try (Connection c = db.settings().connectForAdmin(); Statement st = c.createStatement()) {
-            c.setAutoCommit(true);
-            for (String sql : statements) {
-                st.execute(sql);
-            }
-        }
+        return outcome.anyCheckFailed() ? ExitCode.FAILED : ExitCode.OK;
     }
 }

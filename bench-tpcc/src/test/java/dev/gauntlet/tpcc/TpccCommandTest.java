@@ -204,11 +204,39 @@ class TpccCommandTest {
     }
 
     @Test
+    void repeatedExperimentsAlternateTheVariantsAndCompareWithConfidence(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("repeat");
+        Outcome run = tpcc(db, "run", "--duration", "1s", "--clients", "2", "--no-check", "--seed", "7",
+                "--variant", "a=", "--variant", "b=", "--repeat", "2", "--out", out.toString());
+        assertEquals(0, run.code, run.err);
+        List<RunResult> inOrder = new java.util.ArrayList<>();
+        for (String dir : List.of("a/run-1", "b/run-1", "a/run-2", "b/run-2")) {
+            inOrder.add(ResultFile.read(out.resolve(dir)));
+        }
+        for (int i = 1; i < inOrder.size(); i++) {
+            assertTrue(java.time.Instant.parse(inOrder.get(i - 1).startedAt())
+                    .isBefore(java.time.Instant.parse(inOrder.get(i).startedAt())), "A B A B order: run " + i);
+            assertEquals(inOrder.get(0).parameters().get("seed"), inOrder.get(i).parameters().get("seed"),
+                    "one seed for every run");
+        }
+        String md = Files.readString(out.resolve("comparison.md"));
+        assertTrue(md.contains("a (2 runs)") && md.contains("b (2 runs)"), md);
+        assertTrue(md.contains("Welch's t interval"), md);
+        assertTrue(md.contains("ran 2 times, the cells alternating"), md);
+        assertFalse(md.contains("Not like for like"), "the same seed and settings: like for like\n" + md);
+        assertFalse(md.contains("one run each: no confidence"), md);
+    }
+
+    @Test
     void runBeforeInitSaysSo() {
         Outcome run = tpcc(empty, "run", "--duration", "1s");
         assertEquals(2, run.code);
         assertTrue(run.err.contains("no TPC-C schema at") && run.err.contains("run init first"), run.err);
         assertEquals(1, run.err.strip().lines().count(), run.err);
+        // All input is checked before anything starts: an output directory that cannot be created comes first.
+        Outcome unwritable = tpcc(empty, "run", "--duration", "1s", "--out", "/proc/gauntlet-nope");
+        assertEquals(2, unwritable.code);
+        assertTrue(unwritable.err.contains("cannot write to --out /proc/gauntlet-nope"), unwritable.err);
     }
 
     @Test
