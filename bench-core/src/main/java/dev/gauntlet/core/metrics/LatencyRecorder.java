@@ -4,19 +4,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * A nanosecond latency distribution that many threads record into while one reporter thread takes
  * interval snapshots.
  *
- * <p>Recording is striped: each thread writes to its own {@link Recorder} (threads are given stripes in
- * turn), because threads on different cores sharing one recorder pay for its counter's cache line moving
+ * <p>Recording is striped: threads on different cores sharing one stripe pay for its counters' cache line moving
  * between them on every value (measured: ~117 ns a value with two threads, against ~20 ns striped; see
- * {@code RecordingCostBenchmark}). The reporter adds the stripes' interval histograms together, which is
- * exact.
+ * {@code RecordingCostBenchmark}). A runner worker records into a stripe of its own when there are few enough
+ * workers to give each one ({@link #LatencyRecorder(int)}), which lets it use the cheaper single-writer protocol
+ * ({@link IntervalStripe#recordExclusive}); otherwise threads share stripes in turn. The reporter adds the stripes'
+ * interval histograms together, which is exact.
  *
- * <p>Thread safety: {@link #record} may be called from any thread; {@link #takeInterval} from one thread at
+ * <p>Thread safety: {@link #record(long)} may be called from any thread; {@link #record(long, int)} with a writer
+ * slot below the number of own stripes only from that slot's one thread; {@link #takeInterval} from one thread at
  * a time (the reporter).
  */
 public final class LatencyRecorder {
@@ -25,20 +26,33 @@ public final class LatencyRecorder {
     public static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.HOURS.toNanos(1);
     public static final int SIGNIFICANT_DIGITS = 3;
 
-    private static final int STRIPES = Math.max(4, Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 2 - 1) << 1);
+    /** Shared stripes; also the most writers that get a stripe of their own. */
+    public static final int STRIPES = Math.max(4, Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 2 - 1) << 1);
     private static final AtomicInteger NEXT_STRIPE = new AtomicInteger();
     private static final ThreadLocal<Integer> STRIPE =
             ThreadLocal.withInitial(() -> NEXT_STRIPE.getAndIncrement() & (STRIPES - 1));
 
-    private final Recorder[] stripes = new Recorder[STRIPES];
-    private final Histogram[] recycled = new Histogram[STRIPES];
+    private final IntervalStripe[] shared = new IntervalStripe[STRIPES];
+    private final IntervalStripe[] own;
     private final Histogram interval = newHistogram();
     private final LongAdder clamped = new LongAdder();
 
+    /** A recorder whose writers all share stripes. */
     public LatencyRecorder() {
+        this(0);
+    }
+
+    /**
+     * @param ownWriters writer slots 0..ownWriters-1 that each get a stripe of their own (at most {@link #STRIPES};
+     *                   more is treated as none, since that many writers would cost too much memory)
+     */
+    public LatencyRecorder(int ownWriters) {
         for (int i = 0; i < STRIPES; i++) {
-            // Auto-resizing: a stripe costs memory only for the value range it has seen.
-            stripes[i] = new Recorder(SIGNIFICANT_DIGITS);
+            shared[i] = IntervalStripe.shared(SIGNIFICANT_DIGITS);
+        }
+        own = new IntervalStripe[ownWriters <= STRIPES ? ownWriters : 0];
+        for (int i = 0; i < own.length; i++) {
+            own[i] = IntervalStripe.exclusive(SIGNIFICANT_DIGITS);
         }
     }
 
@@ -46,14 +60,29 @@ public final class LatencyRecorder {
         return new Histogram(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
     }
 
+    /** Records from any thread, into a shared stripe. */
     public void record(long nanos) {
+        shared[STRIPE.get()].recordShared(clamp(nanos));
+    }
+
+    /**
+     * Records from writer slot {@code writer} (a runner worker's index): into its own stripe when it has one, else
+     * into a shared stripe.
+     */
+    public void record(long nanos, int writer) {
+        if (writer < own.length) {
+            own[writer].recordExclusive(clamp(nanos));
+        } else {
+            shared[writer & (STRIPES - 1)].recordShared(clamp(nanos));
+        }
+    }
+
+    private long clamp(long nanos) {
         if (nanos > HIGHEST_TRACKABLE_NANOS) {
             clamped.increment();
-            nanos = HIGHEST_TRACKABLE_NANOS;
-        } else if (nanos < 1) {
-            nanos = 1;
+            return HIGHEST_TRACKABLE_NANOS;
         }
-        stripes[STRIPE.get()].recordValue(nanos);
+        return Math.max(1, nanos);
     }
 
     /**
@@ -62,9 +91,11 @@ public final class LatencyRecorder {
      */
     public Histogram takeInterval() {
         interval.reset();
-        for (int i = 0; i < STRIPES; i++) {
-            recycled[i] = stripes[i].getIntervalHistogram(recycled[i]);
-            interval.add(recycled[i]);
+        for (IntervalStripe s : shared) {
+            s.takeInterval(interval);
+        }
+        for (IntervalStripe s : own) {
+            s.takeInterval(interval);
         }
         return interval;
     }

@@ -23,9 +23,9 @@ import org.HdrHistogram.Histogram;
 public final class OperationStats {
 
     private final String name;
-    private final LatencyRecorder latencyEqualsService = new LatencyRecorder();
-    private final LatencyRecorder latencyOnly = new LatencyRecorder();
-    private final LatencyRecorder serviceOnly = new LatencyRecorder();
+    private final LatencyRecorder latencyEqualsService;
+    private final LatencyRecorder latencyOnly;
+    private final LatencyRecorder serviceOnly;
     private final LatencyRecorder poolWait = new LatencyRecorder();
     private final LatencyRecorder failed = new LatencyRecorder();
     private final LatencyRecorder unissued = new LatencyRecorder();
@@ -42,7 +42,18 @@ public final class OperationStats {
     }
 
     public OperationStats(String name) {
+        this(name, 0);
+    }
+
+    /**
+     * @param ownWriters runner workers 0..ownWriters-1 that record successes into stripes of their own (see
+     *                   {@link LatencyRecorder#LatencyRecorder(int)})
+     */
+    public OperationStats(String name, int ownWriters) {
         this.name = name;
+        this.latencyEqualsService = new LatencyRecorder(ownWriters);
+        this.latencyOnly = new LatencyRecorder(ownWriters);
+        this.serviceOnly = new LatencyRecorder(ownWriters);
     }
 
     public String name() {
@@ -56,6 +67,16 @@ public final class OperationStats {
         } else {
             latencyOnly.record(latencyNanos);
             serviceOnly.record(serviceNanos);
+        }
+    }
+
+    /** The same, from a runner worker's writer slot (see {@link LatencyRecorder#record(long, int)}). */
+    public void recordSuccess(long latencyNanos, long serviceNanos, int writer) {
+        if (latencyNanos == serviceNanos) {
+            latencyEqualsService.record(latencyNanos, writer);
+        } else {
+            latencyOnly.record(latencyNanos, writer);
+            serviceOnly.record(serviceNanos, writer);
         }
     }
 

@@ -82,7 +82,7 @@ public final class Runner<S> {
         this.perTransaction = target.sessionPerTransaction();
         this.mustShareWorkers = plan.clients() > plan.workers();
         for (String name : workload.operationNames()) {
-            stats.put(name, new OperationStats(name));
+            stats.put(name, newStats(name));
         }
     }
 
@@ -119,7 +119,8 @@ public final class Runner<S> {
         }
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < Math.min(plan.workers(), plan.clients()); i++) {
-            Thread t = new Thread(this::work, "gauntlet-worker-" + i);
+            int stripe = i;
+            Thread t = new Thread(() -> work(stripe), "gauntlet-worker-" + i);
             t.setDaemon(true);
             workers.add(t);
             t.start();
@@ -133,6 +134,7 @@ public final class Runner<S> {
         // Let operations in flight finish (they are counted, with their whole latency), then end the clients
         // that were waiting; what was due and never ran is counted as unissued.
         stopping = true;
+        wakeIdleWorkers(workers.size());
         long drainDeadline = System.nanoTime() + DRAIN_NANOS;
         for (Thread t : workers) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime())));
@@ -152,6 +154,15 @@ public final class Runner<S> {
                 reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished);
     }
 
+    /** Idle workers wait in the queue; a finished client per worker, due now, sends each back to see the stop. */
+    private void wakeIdleWorkers(int workers) {
+        for (int i = 0; i < workers; i++) {
+            Client wakeUp = new Client(-1, () -> null);
+            wakeUp.done = true;
+            queue.add(wakeUp);
+        }
+    }
+
     private List<ErrorCount> allErrors() {
         List<ErrorCount> all = new ArrayList<>(errors.snapshot());
         all.addAll(retried.snapshot());
@@ -159,7 +170,13 @@ public final class Runner<S> {
     }
 
     private OperationStats stats(String name) {
-        return stats.computeIfAbsent(name, OperationStats::new);
+        return stats.computeIfAbsent(name, this::newStats);
+    }
+
+    /** Few enough workers each record into a stripe of their own, with the cheaper single-writer protocol. */
+    private OperationStats newStats(String name) {
+        int workers = Math.min(plan.workers(), plan.clients());
+        return new OperationStats(name, workers <= LatencyRecorder.STRIPES ? workers : 0);
     }
 
     /** The end of the run as far as anything is measured: the deadline, or when a stop was requested. */
@@ -218,12 +235,13 @@ public final class Runner<S> {
         }
     }
 
-    private void work() {
+    /** A worker: serves clients whose time has come; {@code stripe} is its own slot in the latency recorders. */
+    private void work(int stripe) {
         try {
             while (!stopping) {
                 Client c = queue.poll(50, TimeUnit.MILLISECONDS);
                 if (c != null) {
-                    serve(c);
+                    serve(c, stripe);
                 }
             }
         } catch (InterruptedException e) {
@@ -238,7 +256,7 @@ public final class Runner<S> {
      * more clients than workers; then puts it back in the queue. One clock read per operation: the end of one
      * operation is the start of the next when nothing lies between them.
      */
-    private void serve(Client c) {
+    private void serve(Client c, int stripe) {
         long now = System.nanoTime();
         while (true) {
             if (stopping || now >= endNanos) {
@@ -259,7 +277,7 @@ public final class Runner<S> {
                 }
                 now = System.nanoTime();
             }
-            now = attempt(c, now);
+            now = attempt(c, now, stripe);
             if (c.wakeAt > now) {
                 park(c, c.wakeAt);
                 return;
@@ -338,7 +356,7 @@ public final class Runner<S> {
      * One attempt of the pending operation, starting at {@code now}; on return the client either completed it or
      * set {@code wakeAt}. Returns the time the attempt ended.
      */
-    private long attempt(Client c, long now) {
+    private long attempt(Client c, long now, int stripe) {
         Operation<S> op = c.pending;
         OperationStats s = c.statsOf(op);
         S session = c.session;
@@ -366,7 +384,7 @@ public final class Runner<S> {
             return failedAt;
         }
         long end = System.nanoTime();
-        s.recordSuccess(end - c.firstIntended, end - c.firstStart);
+        s.recordSuccess(end - c.firstIntended, end - c.firstStart, stripe);
         op.committed(s.counters());
         if (perTransaction) {
             target.release(session, false);
