@@ -66,7 +66,8 @@ public final class OutputDirectory {
     /** Creates the checked directory when the run starts. */
     public static Path create(Path dir) {
         try {
-            return Files.createDirectories(check(dir));
+            Files.createDirectories(check(dir));
+            return dir; // as the user gave it, so printed paths read as typed
         } catch (IOException e) {
             throw new BadInputException("cannot create --out " + dir + " (" + e.getMessage() + ")");
         }
