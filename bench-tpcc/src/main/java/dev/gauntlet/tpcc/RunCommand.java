@@ -200,7 +200,8 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private RunResult runOnce(Setup s, String variant, Path out, Map<String, String> settingsInEffect) {
+    /** One run; {@code cellParameters} are an experiment cell's (empty for a single run). */
+    private RunResult runOnce(Setup s, String variant, Path out, Map<String, Object> cellParameters) {
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
         TpccWorkload workload = new TpccWorkload(s.active(), constants, waits);
         ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
@@ -217,7 +218,7 @@ public final class RunCommand implements Callable<Integer> {
         parameters.put("dialect", s.dialect().product());
         parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
         parameters.putAll(TpccFigures.definitions(waits));
-        settingsInEffect.forEach((k, v) -> parameters.put("setting " + k, v));
+        parameters.putAll(cellParameters);
         if (s.plan().warmup().isZero()) {
             serverCount.startNow();
             cpu.startNow();
@@ -265,7 +266,7 @@ public final class RunCommand implements Callable<Integer> {
                         InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
                                 s.plan().seed());
                     }
-                    return runOnce(s, cell.label(), dir, inEffect);
+                    return runOnce(s, cell.label(), dir, cell.runParameters(inEffect));
                 }, reload ? "The data was reloaded before each run." : "The runs followed one another on the same "
                         + "data (not reloaded): later runs meet more rows (use --reload for identical data).");
         System.out.println();

@@ -42,6 +42,11 @@ public final class PairComparison {
     /** The Winner column when one run per side cannot support a winner. */
     public static final String NO_CONFIDENCE = "one run each: no confidence";
 
+    /**
+     * Where an experiment's runs list the parameters it varies on purpose (see
+     * {@code dev.gauntlet.core.experiment.Cell#runParameters}): those differ by design.
+     */
+    public static final String VARIABLES = "experimentVariables";
     /** Parameters that differ between runs without making them unlike: the seed is not a condition of the test. */
     private static final Set<String> NOT_CONDITIONS = Set.of("seed");
     private static final List<String> LATENCY_METRICS = List.of(MEAN, P50, P95, P99, MAX);
@@ -255,6 +260,10 @@ public final class PairComparison {
                 .forEach(r -> keys.addAll(r.parameters().keySet()));
         keys.removeAll(NOT_CONDITIONS);
         keys.remove("clients"); // named above
+        keys.remove(VARIABLES);
+        java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
+                .map(r -> r.parameters().get(VARIABLES)).filter(Objects::nonNull)
+                .forEach(v -> java.util.Arrays.stream(v.toString().split(",")).map(String::strip).forEach(keys::remove));
         List<String> params = new ArrayList<>();
         for (String k : keys) {
             Set<String> va = values(baseline, r -> r.parameters().containsKey(k) ? r.parameters().get(k) : "absent");
