@@ -222,6 +222,19 @@ class ComparisonTest {
     }
 
     @Test
+    void whatAnExperimentVariesOnPurposeIsNotAnUnlikeCondition() {
+        RunResult a = run("on", 60_000, 2.0).parameter("setting synchronous_commit", "on")
+                .parameter(PairComparison.VARIABLES, "variant, setting synchronous_commit").build();
+        RunResult b = run("off", 60_000, 2.0).parameter("setting synchronous_commit", "off")
+                .parameter(PairComparison.VARIABLES, "variant, setting synchronous_commit").build();
+        assertTrue(pair(a, b).differences().isEmpty(), String.join("; ", pair(a, b).differences()));
+        RunResult c = run("off", 60_000, 2.0).parameter("setting synchronous_commit", "off").build();
+        RunResult d = run("on", 60_000, 2.0).parameter("setting synchronous_commit", "on").build();
+        assertTrue(String.join("; ", pair(d, c).differences()).contains("`setting synchronous_commit` (on vs off)"),
+                "outside an experiment, a differing setting is a real difference");
+    }
+
+    @Test
     void aSaturatedOpenLoopSideIsNamedInTheVerdict() {
         RunResult a = run("A", 60_000, 2.0).parameter("loop", "open").parameter("rate", 1000.0).build();
         RunResult b = run("B", 30_000, 2.0).parameter("loop", "open").parameter("rate", 1000.0).build();
