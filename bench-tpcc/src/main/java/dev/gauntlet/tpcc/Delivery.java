@@ -3,6 +3,7 @@ package dev.gauntlet.tpcc;
 import dev.gauntlet.core.metrics.Counters;
 import dev.gauntlet.core.run.Operation;
 import java.math.BigDecimal;
+import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -54,8 +55,8 @@ final class Delivery implements Operation<Connection> {
         return NAME;
     }
 
-    @Override
-    public void execute(Connection c) throws SQLException {
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
         delivered = 0;
         List<Integer> districts = new ArrayList<>();
         List<Integer> orders = new ArrayList<>();
@@ -142,12 +143,18 @@ final class Delivery implements Operation<Connection> {
         delivered = districts.size();
     }
 
-    @Override
-    public void committed(Counters counters) {
+    /** What this transaction did, counted once it commits. */
+    void committed(Counters counters) {
         counters.add("districts", Scale.DISTRICTS_PER_WAREHOUSE);
         counters.add("skippedDistricts", Scale.DISTRICTS_PER_WAREHOUSE - delivered);
         if (delivered < Scale.DISTRICTS_PER_WAREHOUSE) {
             counters.add(WITH_SKIPPED_DISTRICTS, 1);
         }
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+        committed(attempt::count); // held by the attempt until it commits
     }
 }

@@ -4,6 +4,7 @@ import dev.gauntlet.core.metrics.Counters;
 import dev.gauntlet.core.run.Operation;
 import java.math.BigDecimal;
 import java.sql.Array;
+import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -107,8 +108,8 @@ final class NewOrder implements Operation<Connection> {
         return NAME;
     }
 
-    @Override
-    public void execute(Connection c) throws SQLException {
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
         int orderId;
         boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
         try (PreparedStatement s = c.prepareStatement(ORDER)) {
@@ -223,8 +224,8 @@ final class NewOrder implements Operation<Connection> {
         return c.createArrayOf("int4", values);
     }
 
-    @Override
-    public void committed(Counters counters) {
+    /** What this transaction did, counted once it commits. */
+    void committed(Counters counters) {
         if (rollback) {
             counters.add("rolledBack", 1);
             return;
@@ -233,4 +234,9 @@ final class NewOrder implements Operation<Connection> {
         counters.add("remoteOrderLines", Arrays.stream(lines).filter(l -> l.supplyWarehouse() != warehouse).count());
     }
 
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+        committed(attempt::count); // held by the attempt until it commits
+    }
 }

@@ -2,6 +2,7 @@ package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.metrics.Counters;
 import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -58,8 +59,8 @@ final class OrderStatus implements Operation<Connection> {
         return NAME;
     }
 
-    @Override
-    public void execute(Connection c) throws SQLException {
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(customer.byLastName() ? BY_LAST_NAME : BY_ID)) {
             int i = customer.bind(s, 1);
             s.setInt(i++, customer.warehouse());
@@ -87,10 +88,16 @@ final class OrderStatus implements Operation<Connection> {
         return shown;
     }
 
-    @Override
-    public void committed(Counters counters) {
+    /** What this transaction did, counted once it commits. */
+    void committed(Counters counters) {
         if (customer.byLastName()) {
             counters.add("byLastName", 1);
         }
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+        committed(attempt::count); // held by the attempt until it commits
     }
 }

@@ -3,6 +3,7 @@ package dev.gauntlet.tpcc;
 import dev.gauntlet.core.metrics.Counters;
 import dev.gauntlet.core.run.Operation;
 import java.math.BigDecimal;
+import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,8 +66,8 @@ final class Payment implements Operation<Connection> {
         return NAME;
     }
 
-    @Override
-    public void execute(Connection c) throws SQLException {
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
         int customerId = customer.resolve(c);
         try (PreparedStatement s = c.prepareStatement(PAY)) {
             int i = 0;
@@ -97,13 +98,19 @@ final class Payment implements Operation<Connection> {
         }
     }
 
-    @Override
-    public void committed(Counters counters) {
+    /** What this transaction did, counted once it commits. */
+    void committed(Counters counters) {
         if (customer.byLastName()) {
             counters.add("byLastName", 1);
         }
         if (customer.warehouse() != warehouse) {
             counters.add("remote", 1);
         }
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+        committed(attempt::count); // held by the attempt until it commits
     }
 }

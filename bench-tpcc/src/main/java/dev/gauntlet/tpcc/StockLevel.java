@@ -1,6 +1,7 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,8 +40,8 @@ final class StockLevel implements Operation<Connection> {
         return NAME;
     }
 
-    @Override
-    public void execute(Connection c) throws SQLException {
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(LOW_STOCK)) {
             s.setInt(1, warehouse);
             s.setInt(2, district);
@@ -49,5 +50,10 @@ final class StockLevel implements Operation<Connection> {
                 rs.next();
             }
         }
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
     }
 }

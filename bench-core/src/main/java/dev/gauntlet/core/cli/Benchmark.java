@@ -178,6 +178,7 @@ public final class Benchmark {
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
                 record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(), Map.of(),
-                Map.of(), record.intervals(), record.phases(), record.errors(), List.of(), List.of());
+                Map.of(), record.intervals(), record.phases(), record.errors(), List.of(), List.of(),
+                record.observations(), record.gauges());
     }
 }

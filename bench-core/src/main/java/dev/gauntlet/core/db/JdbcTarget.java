@@ -3,6 +3,7 @@ package dev.gauntlet.core.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.gauntlet.core.run.AmbiguousCommitException;
+import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.Target;
@@ -121,9 +122,9 @@ public final class JdbcTarget implements Target<Connection> {
     }
 
     @Override
-    public void transact(Connection session, Operation<Connection> operation) throws Exception {
+    public void transact(Connection session, Operation<Connection> operation, Attempt attempt) throws Exception {
         try {
-            operation.execute(session);
+            operation.execute(session, attempt);
         } catch (Exception e) {
             rollbackQuietly(session);
             throw e;

@@ -4,6 +4,7 @@ import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
@@ -95,7 +96,9 @@ public final class ResultMerge {
                 first.variant(), first.command(), earliest(runs), latest(runs), measured,
                 runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics),
                 operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
-                phases(runs, origin), errors(runs), checks(runs), ids);
+                phases(runs, origin), errors(runs), checks(runs), ids,
+                observations(runs.stream().map(RunResult::observations).toList()),
+                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus));
     }
 
     private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {
@@ -250,7 +253,9 @@ public final class ResultMerge {
                 byName.computeIfAbsent(name, k -> new ArrayList<>()).add(op)));
         Map<String, IntervalOperation> ops = new TreeMap<>();
         byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
-        return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries));
+        return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
+                observations(parts.stream().map(Interval::observations).toList()),
+                gauges(parts.stream().map(Interval::gauges).toList(), Long::sum));
     }
 
     private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {
@@ -259,15 +264,38 @@ public final class ResultMerge {
         double rate = Figures.perSecond(count, seconds, recordedRate);
         long errors = sum(parts, IntervalOperation::errors);
         long retries = sum(parts, IntervalOperation::retries);
+        Map<String, Long> counters = new TreeMap<>();
+        parts.forEach(p -> p.counters().forEach((k, v) -> counters.merge(k, v, Long::sum)));
         if (parts.stream().allMatch(p -> p.histogram() != null)) {
             Histogram h = Histograms.sum(parts.stream().map(IntervalOperation::histogram).toList());
             LatencySummary l = LatencySummary.of(h);
             return new IntervalOperation(count, rate, l.p50(), l.p95(), l.p99(), l.max(), errors, retries,
-                    HistogramCodec.encode(h));
+                    HistogramCodec.encode(h), counters);
         }
         return new IntervalOperation(count, rate, worst(parts, IntervalOperation::p50),
                 worst(parts, IntervalOperation::p95), worst(parts, IntervalOperation::p99),
-                worst(parts, IntervalOperation::max), errors, retries, null);
+                worst(parts, IntervalOperation::max), errors, retries, null, counters);
+    }
+
+    /** Observed latencies of concurrent processes, as one distribution per name: their histograms summed. */
+    private static Map<String, Timing> observations(List<Map<String, Timing>> parts) {
+        Map<String, List<String>> byName = new TreeMap<>();
+        parts.forEach(m -> m.forEach((name, t) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(t.histogram())));
+        Map<String, Timing> merged = new TreeMap<>();
+        byName.forEach((name, hs) -> {
+            Timing t = Timing.of(Histograms.sum(hs));
+            if (t != null) {
+                merged.put(name, t);
+            }
+        });
+        return merged;
+    }
+
+    /** Gauges of concurrent processes add up: each reports its own share (lag over its partitions, say). */
+    private static <V> Map<String, V> gauges(List<Map<String, V>> parts, java.util.function.BinaryOperator<V> plus) {
+        Map<String, V> merged = new TreeMap<>();
+        parts.forEach(m -> m.forEach((name, v) -> merged.merge(name, v, plus)));
+        return merged;
     }
 
     private static double worst(List<IntervalOperation> parts, java.util.function.ToDoubleFunction<IntervalOperation> f) {

@@ -73,6 +73,7 @@ public final class RunReport {
                 + "above, which counts committed operations; under overload this is often where the worst tail is.",
                 OperationResult::failed);
         r.unissued();
+        r.observations();
         r.counters();
         r.metrics();
         r.timeline(charts);
@@ -215,6 +216,30 @@ public final class RunReport {
                 + "completion (every client was busy, or waiting for a retry or a reconnect). Each waited at least from "
                 + "its intended start to the end of the run; these are those lower bounds. Read them together with the "
                 + "latency above: the true distribution lies at or above both.", OperationResult::unissuedLowerBound);
+    }
+
+    /** What operations observed themselves: latencies such as end to end, and gauges such as lag. */
+    private void observations() {
+        if (!run.observations().isEmpty()) {
+            MarkdownTable t = new MarkdownTable().left("observation").right("count")
+                    .right(LATENCY_HEADERS.toArray(String[]::new));
+            run.observations().forEach((name, timing) -> {
+                List<String> cells = new ArrayList<>(List.of(name, Figures.count(timing.count())));
+                cells.addAll(Figures.latencyCells(timing.latencyMs()));
+                t.row(cells);
+            });
+            md.append("### Observed latencies\n\nLatencies the operations observed in their data, recorded when the "
+                    + "operation that saw them committed (e.g. end to end: from the timestamp a producer wrote, on the "
+                    + "driver's clock, to the commit of the read that consumed it). Milliseconds.\n\n")
+                    .append(t.render()).append('\n');
+        }
+        if (!run.gauges().isEmpty()) {
+            MarkdownTable t = new MarkdownTable().left("gauge").right("last", "min", "max");
+            run.gauges().forEach((name, g) -> t.row(name, Figures.count(g.last()), Figures.count(g.min()),
+                    Figures.count(g.max())));
+            md.append("### Gauges\n\nValues the operations reported, read at the end of each measured interval.\n\n")
+                    .append(t.render()).append('\n');
+        }
     }
 
     private void counters() {

@@ -75,7 +75,8 @@ final class TimelineCharts {
         }
         List<String> ops = operationNames(run);
         XYChart throughput = chart(run, "Throughput per operation", "ops/s", ops.size());
-        XYChart latency = chart(run, "Latency per operation (from intended start)", "ms", 2 * ops.size());
+        XYChart latency = chart(run, "Latency per operation (from intended start)", "ms",
+                2 * (ops.size() + observationNames(run).size()));
         Color[] palette = throughput.getStyler().getSeriesColors();
         for (int k = 0; k < ops.size(); k++) {
             String op = ops.get(k);
@@ -87,6 +88,13 @@ final class TimelineCharts {
                     colour, SeriesLines.SOLID);
             style(addSeries(latency, op + " p99", run, op, o -> o.count() > 0, (i, o) -> percentiles(o).p99()),
                     colour, SeriesLines.DASH_DASH);
+        }
+        List<String> observed = observationNames(run);
+        for (int k = 0; k < observed.size(); k++) {
+            String name = observed.get(k);
+            Color colour = palette[(ops.size() + k) % palette.length];
+            style(addObservation(latency, name + " p95", run, name, LatencySummary::p95), colour, SeriesLines.SOLID);
+            style(addObservation(latency, name + " p99", run, name, LatencySummary::p99), colour, SeriesLines.DASH_DASH);
         }
         keepIfPlotted(charts, THROUGHPUT, throughput);
         keepIfPlotted(charts, LATENCY, latency);
@@ -123,6 +131,34 @@ final class TimelineCharts {
             s.setMarker(SeriesMarkers.NONE);
         }
         return s;
+    }
+
+    /** Observed latencies (end to end, ...) over time, from each interval's histogram. */
+    private static XYSeries addObservation(XYChart chart, String series, RunResult run, String name,
+                                           java.util.function.ToDoubleFunction<LatencySummary> figure) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Interval interval : run.intervals()) {
+            dev.gauntlet.core.result.Timing t = interval.observations().get(name);
+            if (t != null && t.count() > 0) {
+                xs.add(interval.t());
+                ys.add(figure.applyAsDouble(t.latencyMs()));
+            }
+        }
+        if (xs.isEmpty()) {
+            return null;
+        }
+        XYSeries s = chart.addSeries(series, xs, ys);
+        if (xs.size() > MAX_POINTS_WITH_MARKERS) {
+            s.setMarker(SeriesMarkers.NONE);
+        }
+        return s;
+    }
+
+    private static List<String> observationNames(RunResult run) {
+        Set<String> names = new TreeSet<>(run.observations().keySet());
+        run.intervals().forEach(i -> names.addAll(i.observations().keySet()));
+        return List.copyOf(names);
     }
 
     private static void style(XYSeries series, Color colour, java.awt.BasicStroke line) {

@@ -12,7 +12,9 @@ import java.util.Optional;
  * <p>Version history: 1 = first release; 2 = {@code runId} and {@code mergedRunIds} (so a merge can tell the same
  * run given twice), {@code metricInfo} (each metric's direction and whether it adds up across processes), and per
  * operation {@code unissued}, {@code unissuedLowerBound}, {@code failed}, {@code reconnects} and
- * {@code clampedValues}. Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
+ * {@code clampedValues}; {@code observations} (latencies operations observed, e.g. end to end, as distributions) and
+ * {@code gauges} (values operations reported, e.g. lag), also per interval, and per-interval operation
+ * {@code counters}. Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
  */
@@ -37,7 +39,9 @@ public record RunResult(
         List<Phase> phases,
         List<ErrorCount> errors,
         List<Check> checks,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> mergedRunIds) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> mergedRunIds,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Timing> observations,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, GaugeSummary> gauges) {
 
     public static final int SCHEMA_VERSION = 2;
 
@@ -57,6 +61,8 @@ public record RunResult(
         errors = errors == null ? List.of() : List.copyOf(errors);
         checks = checks == null ? List.of() : List.copyOf(checks);
         mergedRunIds = mergedRunIds == null ? List.of() : List.copyOf(mergedRunIds);
+        observations = observations == null ? Map.of() : ordered(observations);
+        gauges = gauges == null ? Map.of() : ordered(gauges);
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {
@@ -116,6 +122,6 @@ public record RunResult(
     public RunResult withMetricsAndChecks(Metrics newMetrics, List<Check> newChecks) {
         return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
                 measuredSeconds, clients, environment, parameters, operations, newMetrics.values(), newMetrics.info(),
-                intervals, phases, errors, newChecks, mergedRunIds);
+                intervals, phases, errors, newChecks, mergedRunIds, observations, gauges);
     }
 }

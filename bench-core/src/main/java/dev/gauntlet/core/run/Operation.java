@@ -1,11 +1,11 @@
 package dev.gauntlet.core.run;
 
-import dev.gauntlet.core.metrics.Counters;
-
 /**
  * One unit of work a client performs, named for the histogram it lands in (e.g. {@code newOrder}).
- * {@link #execute} is one attempt: the {@link Target} wraps it in a transaction, and the runner times,
- * retries and reconnects around it. An operation never measures time itself.
+ * {@link #execute} is one attempt: the {@link Target} wraps it in a transaction, and the runner times, retries and
+ * reconnects around it. An operation never measures time itself; what only it can see (counts of what it did, an
+ * end-to-end latency from a timestamp in the data, a gauge) it tells the {@link Attempt}, which the runner records
+ * if the attempt commits.
  *
  * @param <S> the session type, e.g. a JDBC {@code Connection} or a RocksDB handle
  */
@@ -13,17 +13,15 @@ public interface Operation<S> {
 
     String name();
 
-    void execute(S session) throws Exception;
+    void execute(S session, Attempt attempt) throws Exception;
 
-    /**
-     * Called once after the operation committed (never for a failed or retried attempt), so it can count
-     * facts about what it did, e.g. {@code counters.add("orderLines", 10)}. Does nothing by default.
-     */
-    default void committed(Counters counters) {
+    /** An operation from a name and a body that needs only the session. */
+    static <S> Operation<S> of(String name, Body<S> body) {
+        return observing(name, (session, attempt) -> body.execute(session));
     }
 
-    /** An operation from a name and a body, for workloads that need no class of their own. */
-    static <S> Operation<S> of(String name, Body<S> body) {
+    /** An operation from a name and a body that also reports to its {@link Attempt}. */
+    static <S> Operation<S> observing(String name, ObservingBody<S> body) {
         return new Operation<>() {
             @Override
             public String name() {
@@ -31,8 +29,8 @@ public interface Operation<S> {
             }
 
             @Override
-            public void execute(S session) throws Exception {
-                body.execute(session);
+            public void execute(S session, Attempt attempt) throws Exception {
+                body.execute(session, attempt);
             }
 
             @Override
@@ -46,5 +44,11 @@ public interface Operation<S> {
     @FunctionalInterface
     interface Body<S> {
         void execute(S session) throws Exception;
+    }
+
+    /** The body of an operation created with {@link #observing}. */
+    @FunctionalInterface
+    interface ObservingBody<S> {
+        void execute(S session, Attempt attempt) throws Exception;
     }
 }

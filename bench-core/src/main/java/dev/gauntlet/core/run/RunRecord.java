@@ -1,11 +1,14 @@
 package dev.gauntlet.core.run;
 
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.GaugeSummary;
+import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the runner measured, before the CLI adds who/where/what (tool, environment, parameters) to make a
@@ -13,10 +16,13 @@ import java.util.List;
  *
  * @param stopReason  why the run ended: "duration", "iterations", "interrupted" or "fatal error"
  * @param fatalError  the message of the failure that stopped the run, or null
+ * @param observations latencies the operations observed (e.g. end to end), over the measured phase, by name
+ * @param gauges       values the operations reported (e.g. lag), over the measured phase, by name
  */
 public record RunRecord(Instant startedAt, Instant endedAt, double measuredSeconds,
                         List<OperationResult> operations, List<Interval> intervals, List<Phase> phases,
-                        List<ErrorCount> errors, String stopReason, String fatalError, long unfinishedOperations) {
+                        List<ErrorCount> errors, String stopReason, String fatalError, long unfinishedOperations,
+                        Map<String, Timing> observations, Map<String, GaugeSummary> gauges) {
 
     public boolean failed() {
         return fatalError != null;

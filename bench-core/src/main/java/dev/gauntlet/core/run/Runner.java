@@ -5,6 +5,7 @@ import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.metrics.LatencyRecorder;
 import dev.gauntlet.core.metrics.OperationStats;
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
@@ -51,6 +52,9 @@ public final class Runner<S> {
     private final IntervalLog intervalLog;
 
     private final Map<String, OperationStats> stats = new ConcurrentHashMap<>();
+    /** Latencies operations observed (end to end, ...) and gauges they set, by name; see {@link Attempt}. */
+    private final Map<String, LatencyRecorder> observations = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> gauges = new ConcurrentHashMap<>();
     /** Replaced when the warm-up ends, so results count only the measured phase. */
     private volatile ErrorTally errors = new ErrorTally();
     private volatile ErrorTally retried = new ErrorTally();
@@ -150,8 +154,12 @@ public final class Runner<S> {
         reporter.close(endAt);
         Instant endedAt = Instant.now();
         stopReason.compareAndSet(null, plan.duration() != null ? "duration" : "iterations");
+        Map<String, Timing> observed = new LinkedHashMap<>();
+        reporter.observationTotals.forEach((name, h) -> observed.put(name, Timing.of(h)));
+        observed.values().removeIf(java.util.Objects::isNull);
         return new RunRecord(startedAt, endedAt, reporter.measuredSeconds(), reporter.totals(),
-                reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished);
+                reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished,
+                observed, reporter.gaugeTotals);
     }
 
     /** Idle workers wait in the queue; a finished client per worker, due now, sends each back to see the stop. */
@@ -190,6 +198,7 @@ public final class Runner<S> {
     private final class Client implements Delayed {
         final int index;
         final ClientScript<S> script;
+        final Attempt observed = new Attempt();
         S session;
         Operation<S> pending;
         /** The stats of the last operation name seen: most scripts repeat a few names, so lookups are rare. */
@@ -376,8 +385,9 @@ public final class Runner<S> {
         if (c.attempt == 0) {
             c.firstStart = start;
         }
+        c.observed.begin(c.firstIntended);
         try {
-            target.transact(session, op);
+            target.transact(session, op, c.observed);
         } catch (Throwable e) {
             long failedAt = System.nanoTime();
             onFailure(c, s, session, target.classify(e), failedAt);
@@ -385,7 +395,9 @@ public final class Runner<S> {
         }
         long end = System.nanoTime();
         s.recordSuccess(end - c.firstIntended, end - c.firstStart, stripe);
-        op.committed(s.counters());
+        if (!c.observed.isEmpty()) {
+            record(c.observed, s, end, stripe);
+        }
         if (perTransaction) {
             target.release(session, false);
             c.reconnects = 0;
@@ -395,6 +407,25 @@ public final class Runner<S> {
         c.lastEnd = end;
         c.wakeAt = 0;
         return end;
+    }
+
+    /** What a committed attempt said it saw, into the runner's recorders (observations are discarded otherwise). */
+    private void record(Attempt observed, OperationStats s, long commitNanoTime, int stripe) {
+        observed.replay((kind, name, value) -> {
+            switch (kind) {
+                case COUNT -> s.counters().add(name, value);
+                case LATENCY -> observation(name).record(value, stripe);
+                case LATENCY_SINCE -> observation(name).record(RunClock.epochNanos(commitNanoTime) - value, stripe);
+                case GAUGE -> gauges.computeIfAbsent(name, n -> new java.util.concurrent.atomic.AtomicLong()).set(value);
+            }
+        });
+    }
+
+    private LatencyRecorder observation(String name) {
+        return observations.computeIfAbsent(name, n -> {
+            int workers = Math.min(plan.workers(), plan.clients());
+            return new LatencyRecorder(workers <= LatencyRecorder.STRIPES ? workers : 0);
+        });
     }
 
     /** The error policy: what each kind of failure means for the client and the run. */
@@ -548,6 +579,9 @@ public final class Runner<S> {
         final List<Phase> phases = new ArrayList<>();
         final Map<String, Totals> totals = new LinkedHashMap<>();
         final Map<String, Long> phaseCounts = new LinkedHashMap<>();
+        /** Measured-phase distribution of each observation, and last/min/max of each gauge at interval ends. */
+        final Map<String, Histogram> observationTotals = new java.util.TreeMap<>();
+        final Map<String, GaugeSummary> gaugeTotals = new java.util.TreeMap<>();
         long lastTick;
         long nextRegular;
         long measureStart = -1;
@@ -694,9 +728,16 @@ public final class Runner<S> {
                     intervalLog.write(s.name() + ".unissued", snap.unissued(), fromMillis, toMillis);
                 }
                 Map<String, Long> own = s.counterValues();
+                Map<String, Long> intervalCounters = new java.util.TreeMap<>();
+                Map<String, Long> previous = t.lastCounters;
+                own.forEach((k, v) -> {
+                    long delta = v - previous.getOrDefault(k, 0L);
+                    if (delta != 0) {
+                        intervalCounters.put(k, delta);
+                    }
+                });
                 if (measuring) {
-                    Map<String, Long> previous = t.lastCounters;
-                    own.forEach((k, v) -> t.counters.merge(k, v - previous.getOrDefault(k, 0L), Long::sum));
+                    intervalCounters.forEach((k, v) -> t.counters.merge(k, v, Long::sum));
                     t.latency.add(snap.latency());
                     t.service.add(snap.service());
                     t.poolWait.add(snap.poolWait());
@@ -712,12 +753,33 @@ public final class Runner<S> {
                 phaseCounts.merge(s.name(), count, Long::sum);
                 LatencySummary l = LatencySummary.of(snap.latency());
                 ops.put(s.name(), new IntervalOperation(count, secs > 0 ? count / secs : 0, l.p50(), l.p95(), l.p99(),
-                        l.max(), dErrors, dRetries, HistogramCodec.encode(snap.latency())));
+                        l.max(), dErrors, dRetries, HistogramCodec.encode(snap.latency()), intervalCounters));
+            }
+            Map<String, Timing> observed = new java.util.TreeMap<>();
+            for (Map.Entry<String, LatencyRecorder> o : new java.util.TreeMap<>(observations).entrySet()) {
+                Histogram h = o.getValue().takeInterval();
+                if (intervalLog != null) {
+                    intervalLog.write("obs." + o.getKey(), h, fromMillis, toMillis);
+                }
+                Timing timing = Timing.of(h);
+                if (timing != null) {
+                    observed.put(o.getKey(), timing);
+                }
+                if (measuring) {
+                    observationTotals.computeIfAbsent(o.getKey(), n -> LatencyRecorder.newHistogram()).add(h);
+                }
+            }
+            Map<String, Long> gaugeValues = new java.util.TreeMap<>();
+            gauges.forEach((name, value) -> gaugeValues.put(name, value.get()));
+            if (measuring) {
+                gaugeValues.forEach((name, v) -> gaugeTotals.merge(name, new GaugeSummary(v, v, v),
+                        (old, fresh) -> new GaugeSummary(v, Math.min(old.min(), v), Math.max(old.max(), v))));
             }
             if (intervalLog != null) {
                 intervalLog.flush();
             }
-            Interval interval = new Interval(seconds(now), secs, phase, ops, intervalErrors, intervalRetries);
+            Interval interval = new Interval(seconds(now), secs, phase, ops, intervalErrors, intervalRetries, observed,
+                    gaugeValues);
             intervals.add(interval);
             lastTick = now;
             double phaseSeconds = (now - (measuring ? measureStart : startNanos)) / 1e9;

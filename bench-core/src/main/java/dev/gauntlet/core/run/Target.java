@@ -19,8 +19,8 @@ public interface Target<S> extends AutoCloseable {
      */
     boolean sessionPerTransaction();
 
-    /** One attempt: begin, {@code operation.execute(session)}, commit; roll back on failure and rethrow. */
-    void transact(S session, Operation<S> operation) throws Exception;
+    /** One attempt: begin, {@code operation.execute(session, attempt)}, commit; roll back on failure and rethrow. */
+    void transact(S session, Operation<S> operation, Attempt attempt) throws Exception;
 
     /** The error policy's verdict on an exception thrown by {@link #open} or {@link #transact}. */
     Failure classify(Throwable error);

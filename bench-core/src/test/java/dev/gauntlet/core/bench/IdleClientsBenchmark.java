@@ -1,6 +1,7 @@
 package dev.gauntlet.core.bench;
 
 import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
@@ -91,8 +92,8 @@ public class IdleClientsBenchmark {
         }
 
         @Override
-        public void transact(Integer session, Operation<Integer> operation) throws Exception {
-            operation.execute(session);
+        public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
+            operation.execute(session, attempt);
         }
 
         @Override

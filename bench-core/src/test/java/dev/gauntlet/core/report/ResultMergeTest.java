@@ -290,4 +290,21 @@ class ResultMergeTest {
         assertEquals(10, merged.intervals().get(6).operations().get("get").count(), "B alone");
         assertEquals(70.0, merged.measuredSeconds(), 1e-9, "from A's measured start to B's measured end");
     }
+
+    @Test
+    void observationsAndGaugesMergeExactly() {
+        Histogram e2eA = RunFixture.millis(700, 3.0, 40.0);
+        Histogram e2eB = RunFixture.millis(300, 5.0, 900.0);
+        RunResult a = new RunFixture().operation("read", RunFixture.millis(10, 1.0)).observation("endToEnd", e2eA)
+                .gauge("lag", 10, 0, 50).build();
+        RunResult b = new RunFixture().operation("read", RunFixture.millis(10, 1.0)).observation("endToEnd", e2eB)
+                .gauge("lag", 5, 1, 7).build();
+        RunResult merged = ResultMerge.merge(List.of(a, b));
+        Histogram union = e2eA.copy();
+        union.add(e2eB);
+        assertSameDistribution(union, HistogramCodec.decode(merged.observations().get("endToEnd").histogram()),
+                "end to end");
+        assertEquals(new dev.gauntlet.core.result.GaugeSummary(15, 1, 57), merged.gauges().get("lag"),
+                "gauges of concurrent processes add up (lag over their partitions)");
+    }
 }

@@ -36,6 +36,8 @@ final class RunFixture {
     private final List<OperationResult> operations = new ArrayList<>();
     private final Metrics metrics = new Metrics();
     private String runId = RunResult.newRunId();
+    private final Map<String, dev.gauntlet.core.result.Timing> observations = new LinkedHashMap<>();
+    private final Map<String, dev.gauntlet.core.result.GaugeSummary> gauges = new LinkedHashMap<>();
     private final List<Interval> intervals = new ArrayList<>();
     private final List<Phase> phases = new ArrayList<>();
     private final List<ErrorCount> errors = new ArrayList<>();
@@ -124,6 +126,16 @@ final class RunFixture {
         return this;
     }
 
+    RunFixture observation(String name, Histogram h) {
+        observations.put(name, dev.gauntlet.core.result.Timing.of(h));
+        return this;
+    }
+
+    RunFixture gauge(String name, long last, long min, long max) {
+        gauges.put(name, new dev.gauntlet.core.result.GaugeSummary(last, min, max));
+        return this;
+    }
+
     RunFixture runId(String id) {
         runId = id;
         return this;
@@ -153,6 +165,6 @@ final class RunFixture {
         return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
                 variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
                 startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
-                metrics.info(), intervals, phases, errors, checks, List.of());
+                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges);
     }
 }

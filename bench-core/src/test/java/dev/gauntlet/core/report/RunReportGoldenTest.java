@@ -53,6 +53,7 @@ class RunReportGoldenTest {
                         RunFixture.operation("newOrder", newOrder, 60.0, 3, 7, Timing.of(newOrderService), null)))
                 .operation(RunFixture.operation("payment", payment, 60.0, 1, 0, null, Timing.of(paymentPoolWait)))
                 .metric("tpmC", 701.0).metric("efficiencyPercent", 1362.83)
+                .observation("endToEnd", RunFixture.millis(50, 12.0, 15.5, 80.0)).gauge("lagMessages", 12, 0, 340)
                 .phase("warmup", 0, 10).phase("measure", 10, 70)
                 .error("retryable", "40001", 3, "ERROR: could not serialize access | due to\nconcurrent update")
                 .error("constraint", "23505", 1, null)

@@ -51,8 +51,8 @@ public final class CountingTarget implements Target<Integer> {
     }
 
     @Override
-    public void transact(Integer session, Operation<Integer> operation) throws Exception {
-        operation.execute(session);
+    public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
+        operation.execute(session, attempt);
     }
 
     @Override

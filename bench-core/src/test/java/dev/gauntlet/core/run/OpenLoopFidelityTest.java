@@ -58,8 +58,8 @@ class OpenLoopFidelityTest {
         }
 
         @Override
-        public void transact(Integer session, Operation<Integer> operation) throws Exception {
-            operation.execute(session);
+        public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
+            operation.execute(session, attempt);
         }
 
         void work() {

@@ -131,26 +131,14 @@ class RunnerTest {
     void countersCountCommittedOperationsOnceAndOnlyWhenMeasured() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
         // Every other attempt fails with a retryable error: its counts must not land.
-        Operation<Integer> flaky = new Operation<>() {
-            @Override
-            public String name() {
-                return "op";
+        Operation<Integer> flaky = Operation.observing("op", (session, attempt) -> {
+            attempt.count("lines", 10);
+            attempt.count("orders", 1);
+            Thread.sleep(1);
+            if (attempts.incrementAndGet() % 2 == 0) {
+                throw new TestFailure(Failure.Kind.RETRY);
             }
-
-            @Override
-            public void execute(Integer session) throws Exception {
-                Thread.sleep(1);
-                if (attempts.incrementAndGet() % 2 == 0) {
-                    throw new TestFailure(Failure.Kind.RETRY);
-                }
-            }
-
-            @Override
-            public void committed(dev.gauntlet.core.metrics.Counters counters) {
-                counters.add("lines", 10);
-                counters.add("orders", 1);
-            }
-        };
+        });
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(400)).withReportEvery(Duration.ofMillis(100));
         RunRecord r = run(plan, workload(() -> Step.now(flaky)), new CountingTarget(false));
         OperationResult op = op(r);

@@ -72,17 +72,7 @@ public final class FillWorkload implements Workload<WriteContext> {
             this.nextSequential = firstKey;
             this.flushEvery = flushEvery;
             this.random = random;
-            this.putStep = Step.now(new Operation<>() {
-                @Override
-                public String name() {
-                    return PUT;
-                }
-
-                @Override
-                public void execute(WriteContext session) throws Exception {
-                    session.put(key);
-                }
-            });
+            this.putStep = Step.now(Operation.of(PUT, session -> session.put(key)));
             this.flushStep = Step.now(Operation.of(FLUSH_WAL, WriteContext::flushWal));
         }
 

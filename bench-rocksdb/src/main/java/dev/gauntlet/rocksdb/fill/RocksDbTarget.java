@@ -1,5 +1,6 @@
 package dev.gauntlet.rocksdb.fill;
 
+import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.Target;
@@ -38,8 +39,8 @@ public final class RocksDbTarget implements Target<WriteContext> {
     }
 
     @Override
-    public void transact(WriteContext session, Operation<WriteContext> operation) throws Exception {
-        operation.execute(session);
+    public void transact(WriteContext session, Operation<WriteContext> operation, Attempt attempt) throws Exception {
+        operation.execute(session, attempt);
     }
 
     @Override

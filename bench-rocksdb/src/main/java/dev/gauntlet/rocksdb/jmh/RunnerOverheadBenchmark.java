@@ -1,6 +1,7 @@
 package dev.gauntlet.rocksdb.jmh;
 
 import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
@@ -80,8 +81,8 @@ public class RunnerOverheadBenchmark {
             }
 
             @Override
-            public void transact(Object session, Operation<Object> operation) throws Exception {
-                operation.execute(session);
+            public void transact(Object session, Operation<Object> operation, Attempt attempt) throws Exception {
+                operation.execute(session, attempt);
             }
 
             @Override

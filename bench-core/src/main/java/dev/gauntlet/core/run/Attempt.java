@@ -1,0 +1,90 @@
+package dev.gauntlet.core.run;
+
+/**
+ * What an operation can see and say during one attempt, beyond doing its work: when it was due, and what only it
+ * can observe: a count of what it did (messages, rows, bytes), a latency it learned from the data (end to end from
+ * a producer's timestamp), a gauge (lag). Everything said is held until the attempt commits and discarded if it
+ * fails or is retried, so a retried attempt never counts twice; the runner then records it into histograms and
+ * counters it owns, which flow into intervals, the {@code .hlog}, result.json, merges and reports like operation
+ * latencies. An operation never reads a clock or creates a histogram for measurement.
+ *
+ * <p>Thread safety: none needed. One attempt belongs to one client, which one worker serves at a time.
+ */
+public final class Attempt {
+
+    enum Kind { COUNT, LATENCY, LATENCY_SINCE, GAUGE }
+
+    private long intendedNanoTime;
+    private int size;
+    private Kind[] kinds = new Kind[4];
+    private String[] names = new String[4];
+    private long[] values = new long[4];
+
+    Attempt() {
+    }
+
+    /** When the operation was due (its first attempt's intended start), on {@link RunClock}: write it into data. */
+    public long intendedEpochNanos() {
+        return RunClock.epochNanos(intendedNanoTime);
+    }
+
+    /** Adds {@code amount} to the operation's counter {@code counter} if this attempt commits. */
+    public void count(String counter, long amount) {
+        add(Kind.COUNT, counter, amount);
+    }
+
+    /** A latency the operation learned (e.g. one the server reported), recorded under {@code observation}. */
+    public void latency(String observation, long nanos) {
+        add(Kind.LATENCY, observation, nanos);
+    }
+
+    /**
+     * The time from {@code epochNanos} (a {@link RunClock} timestamp carried in the data, e.g. when a message was
+     * due to be produced) to this attempt's commit, recorded under {@code observation}: end-to-end latency.
+     */
+    public void latencySince(String observation, long epochNanos) {
+        add(Kind.LATENCY_SINCE, observation, epochNanos);
+    }
+
+    /** The current value of a gauge (e.g. consumer lag in messages); the interval keeps the last value set. */
+    public void gauge(String gauge, long value) {
+        add(Kind.GAUGE, gauge, value);
+    }
+
+    private void add(Kind kind, String name, long value) {
+        if (size == names.length) {
+            kinds = java.util.Arrays.copyOf(kinds, size * 2);
+            names = java.util.Arrays.copyOf(names, size * 2);
+            values = java.util.Arrays.copyOf(values, size * 2);
+        }
+        kinds[size] = kind;
+        names[size] = name;
+        values[size] = value;
+        size++;
+    }
+
+    // ---- for the runner ----
+
+    void begin(long intendedNanoTime) {
+        this.intendedNanoTime = intendedNanoTime;
+        size = 0;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Hands what was said to {@code sink}, in order; {@code LATENCY_SINCE} values are epoch timestamps. */
+    void replay(Sink sink) {
+        for (int i = 0; i < size; i++) {
+            sink.accept(kinds[i], names[i], values[i]);
+            names[i] = null;
+        }
+        size = 0;
+    }
+
+    @FunctionalInterface
+    interface Sink {
+        void accept(Kind kind, String name, long value);
+    }
+}
