@@ -84,7 +84,7 @@ class TpccCommandTest {
             c.commit();
             NewOrder rollback = new NewOrder(1, 3, 7, new NewOrder.Line[] {
                     new NewOrder.Line(5, 1, 3), new NewOrder.Line(Scale.UNUSED_ITEM_ID, 1, 1)}, true);
-            target.transact(c, rollback);
+            target.transact(c, rollback, new dev.gauntlet.core.run.Attempt());
             assertEquals(before, counts(c), "the unused item rolled everything back");
             c.commit();
             Map<String, Long> counted = new HashMap<>();
@@ -93,7 +93,7 @@ class TpccCommandTest {
 
             NewOrder ok = new NewOrder(1, 3, 7, new NewOrder.Line[] {
                     new NewOrder.Line(5, 1, 3), new NewOrder.Line(9, 2, 1)}, false);
-            target.transact(c, ok);
+            target.transact(c, ok, new dev.gauntlet.core.run.Attempt());
             Map<String, Long> after = counts(c);
             c.commit();
             assertEquals(before.get("SELECT count(*) FROM \"order\"") + 1, after.get("SELECT count(*) FROM \"order\""));

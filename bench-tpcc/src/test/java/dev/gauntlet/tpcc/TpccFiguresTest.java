@@ -18,7 +18,7 @@ class TpccFiguresTest {
         OperationResult newOrder = OperationResult.of("newOrder", committed + rolledBack, 0, 0, 0, null, null, null,
                 null, Map.of("rolledBack", rolledBack));
         return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 10, null,
-                Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+                Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of());
     }
 
     @Test

@@ -64,9 +64,9 @@ class TransactionsTest {
     }
 
     /** What the operation counted when it committed. */
-    private static Map<String, Long> counted(dev.gauntlet.core.run.Operation<Connection> operation) {
+    private static Map<String, Long> counted(java.util.function.Consumer<dev.gauntlet.core.metrics.Counters> committed) {
         Map<String, Long> counters = new TreeMap<>();
-        operation.committed((name, n) -> counters.merge(name, n, Long::sum));
+        committed.accept((name, n) -> counters.merge(name, n, Long::sum));
         return counters;
     }
 
@@ -75,13 +75,13 @@ class TransactionsTest {
         try (Connection c = transaction()) {
             Delivery complete = new Delivery(1, 3);
             complete.execute(c);
-            assertEquals(Map.of("districts", 10L, "skippedDistricts", 0L), counted(complete));
+            assertEquals(Map.of("districts", 10L, "skippedDistricts", 0L), counted(complete::committed));
 
             execute(c, "DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id IN (4, 7)");
             Delivery skipping = new Delivery(1, 3);
             skipping.execute(c);
             assertEquals(Map.of("districts", 10L, "skippedDistricts", 2L, "withSkippedDistricts", 1L),
-                    counted(skipping));
+                    counted(skipping::committed));
             c.rollback();
         }
     }
@@ -119,7 +119,7 @@ class TransactionsTest {
             NewOrder unused = order(true, 5, Scale.UNUSED_ITEM_ID);
             unused.execute(c);
             assertEquals(before, orders(c), "the deliberately unused item still rolls the order back");
-            assertEquals(Map.of("rolledBack", 1L), counted(unused));
+            assertEquals(Map.of("rolledBack", 1L), counted(unused::committed));
             c.rollback();
         }
     }

@@ -137,8 +137,16 @@ public final class Benchmark {
         if (spec.variant() != null) {
             b.append(" [").append(spec.variant()).append(']');
         }
-        b.append(": ").append(p.clients()).append(p.clients() == 1 ? " client, " : " clients, ");
-        b.append(p.openLoop() ? String.format(Locale.ROOT, "open loop at %.1f ops/s, ", p.rate()) : "closed loop, ");
+        b.append(": ");
+        if (p.roles().size() == 1) {
+            b.append(p.clients()).append(p.clients() == 1 ? " client, " : " clients, ");
+            b.append(p.openLoop() ? String.format(Locale.ROOT, "open loop at %.1f ops/s, ", p.rate()) : "closed loop, ");
+        } else {
+            for (dev.gauntlet.core.run.Role r : p.roles()) {
+                b.append(r.name()).append(' ').append(r.clients()).append(r.openLoop()
+                        ? String.format(Locale.ROOT, " at %.1f ops/s, ", r.rate()) : " closed loop, ");
+            }
+        }
         b.append(p.duration() != null ? DurationConverter.format(p.duration()) : p.iterations() + " operations per client");
         if (!p.warmup().isZero()) {
             b.append(" after ").append(DurationConverter.format(p.warmup())).append(" warm-up");
@@ -155,6 +163,10 @@ public final class Benchmark {
         RunPlan p = spec.plan();
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("clients", p.clients());
+        if (p.roles().size() > 1) {
+            parameters.put("roles", p.roles().stream().map(r -> r.name() + " " + r.clients()
+                    + (r.openLoop() ? " at " + r.rate() + " ops/s" : " closed loop")).collect(Collectors.joining("; ")));
+        }
         parameters.put("workers", p.workers());
         parameters.put("loop", p.openLoop() ? "open" : "closed");
         if (p.openLoop()) {
@@ -179,6 +191,6 @@ public final class Benchmark {
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
                 record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(), Map.of(),
                 Map.of(), record.intervals(), record.phases(), record.errors(), List.of(), List.of(),
-                record.observations(), record.gauges());
+                record.observations(), record.gauges(), record.roles());
     }
 }

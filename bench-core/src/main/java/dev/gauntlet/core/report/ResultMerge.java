@@ -4,6 +4,7 @@ import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
@@ -98,7 +99,7 @@ public final class ResultMerge {
                 operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
                 phases(runs, origin), errors(runs), checks(runs), ids,
                 observations(runs.stream().map(RunResult::observations).toList()),
-                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus));
+                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus), roles(runs, measured));
     }
 
     private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {
@@ -287,6 +288,20 @@ public final class ResultMerge {
             if (t != null) {
                 merged.put(name, t);
             }
+        });
+        return merged;
+    }
+
+    /** Each role's clients, rate, issued and unissued operations add up across processes; its rate over the span. */
+    private static List<RoleResult> roles(List<RunResult> runs, double measured) {
+        Map<String, List<RoleResult>> byName = new LinkedHashMap<>();
+        runs.forEach(r -> r.roles().forEach(role -> byName.computeIfAbsent(role.name(), k -> new ArrayList<>()).add(role)));
+        List<RoleResult> merged = new ArrayList<>();
+        byName.forEach((name, parts) -> {
+            long issued = sum(parts, RoleResult::issued);
+            merged.add(new RoleResult(name, parts.stream().mapToInt(RoleResult::clients).sum(),
+                    parts.stream().mapToDouble(RoleResult::rate).sum(), issued, sum(parts, RoleResult::unissued),
+                    measured > 0 ? issued / measured : 0));
         });
         return merged;
     }

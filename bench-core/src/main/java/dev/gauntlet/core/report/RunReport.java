@@ -63,6 +63,7 @@ public final class RunReport {
         r.parameters();
         r.phases();
         r.operations();
+        r.roles();
         r.timing("Service time", "Service time is measured from each operation's actual start, after any wait "
                 + "for its scheduled turn; compare it with the latency above to see how long operations queued.",
                 OperationResult::serviceTime);
@@ -187,6 +188,22 @@ public final class RunReport {
             t.row(cells);
         }
         md.append(t.render()).append('\n');
+    }
+
+    /** Each kind of client's pacing and what it issued, when there are several or one ran open loop. */
+    private void roles() {
+        if (run.roles().isEmpty() || run.roles().size() == 1 && !run.roles().get(0).openLoop()) {
+            return;
+        }
+        MarkdownTable t = new MarkdownTable().left("role").right("clients").left("pacing")
+                .right("issued", "issued/s", "unissued");
+        for (dev.gauntlet.core.result.RoleResult role : run.roles()) {
+            t.row(role.name(), String.valueOf(role.clients()),
+                    role.openLoop() ? "open loop at " + Figures.rate(role.rate()) + " ops/s" : "closed loop",
+                    Figures.count(role.issued()), Figures.rate(role.issuedPerSecond()), Figures.count(role.unissued()));
+        }
+        md.append("### Roles\n\nIssued operations ran to an end (committed or failed) in the measured phase; an "
+                + "open-loop role that issues less than its rate is saturated.\n\n").append(t.render()).append('\n');
     }
 
     /** Service time and pool wait share one shape: a latency table over the operations that recorded it. */

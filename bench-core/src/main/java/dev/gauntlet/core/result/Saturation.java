@@ -13,20 +13,28 @@ import java.util.Optional;
  * @param achievedOpsPerSecond operations issued (committed or failed) per measured second
  * @param unissued             operations due before the end that never ran to completion
  */
-public record Saturation(double targetOpsPerSecond, double achievedOpsPerSecond, long unissued) {
+public record Saturation(String role, double targetOpsPerSecond, double achievedOpsPerSecond, long unissued) {
 
     /** Below this share of the asked rate a run is saturated. */
     public static final double KEPT_SHARE = 0.95;
 
-    /** The open-loop figures of a run; empty for a closed-loop run. */
+    /**
+     * The open-loop figures of a run: of its worst-kept open-loop role (by share of the rate achieved); empty for a
+     * closed-loop run. Results without roles (written before roles existed) are one role, read from the parameters.
+     */
     public static Optional<Saturation> of(RunResult run) {
+        if (!run.roles().isEmpty()) {
+            return run.roles().stream().filter(RoleResult::openLoop)
+                    .map(r -> new Saturation(r.name(), r.rate(), r.issuedPerSecond(), r.unissued()))
+                    .min(java.util.Comparator.comparingDouble(s -> s.achievedOpsPerSecond() / s.targetOpsPerSecond()));
+        }
         if (!"open".equals(run.parameters().get("loop")) || !(run.parameters().get("rate") instanceof Number rate)
                 || rate.doubleValue() <= 0) {
             return Optional.empty();
         }
         long issued = run.operations().stream().mapToLong(o -> o.count() + o.errors()).sum();
         double achieved = run.measuredSeconds() > 0 ? issued / run.measuredSeconds() : 0;
-        return Optional.of(new Saturation(rate.doubleValue(), achieved, run.totalUnissued()));
+        return Optional.of(new Saturation("clients", rate.doubleValue(), achieved, run.totalUnissued()));
     }
 
     public boolean saturated() {
@@ -36,6 +44,7 @@ public record Saturation(double targetOpsPerSecond, double achievedOpsPerSecond,
     /** The one-line warning a saturated run prints. */
     public String warning() {
         return String.format(Locale.ROOT, "saturated: achieved %,.1f of %,.1f ops/s; latency understates the backlog"
-                + " (%,d operations due were never issued)", achievedOpsPerSecond, targetOpsPerSecond, unissued);
+                + " (%,d operations due were never issued%s)", achievedOpsPerSecond, targetOpsPerSecond, unissued,
+                "clients".equals(role) ? "" : "; role " + role);
     }
 }

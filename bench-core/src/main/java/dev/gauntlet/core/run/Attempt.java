@@ -20,7 +20,11 @@ public final class Attempt {
     private String[] names = new String[4];
     private long[] values = new long[4];
 
-    Attempt() {
+    /**
+     * An attempt outside a run (a test or a tool executing an operation directly): what the operation says is held
+     * and never recorded. The runner makes one per client and reuses it.
+     */
+    public Attempt() {
     }
 
     /** When the operation was due (its first attempt's intended start), on {@link RunClock}: write it into data. */

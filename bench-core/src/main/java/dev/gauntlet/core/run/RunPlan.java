@@ -1,35 +1,51 @@
 package dev.gauntlet.core.run;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * Everything about how a run is paced, fixed before it starts.
+ * Everything about how a run is paced, fixed before it starts. Build one with {@link #builder()}; single-role
+ * workloads may use {@link #closedLoop} and the {@code with...} copies.
  *
- * @param clients          simulated clients (not threads)
- * @param workers          threads that execute operations; waiting clients hold none
- * @param duration         measured time after warm-up; null when the run is bounded by {@code iterations}
- * @param iterations       operations per client (warm-up included); 0 when bounded by {@code duration}
- * @param warmup           time at the start whose operations are excluded from results
- * @param ramp             clients start evenly spread over this time
- * @param rate             open loop: intended operations per second across all clients; 0 = closed loop
- * @param reportEvery      progress and interval-log period
- * @param maxAttempts      attempts per operation on retryable failures (1 = no retry)
- * @param seed             seed for the clients' random generators
+ * @param roles        the kinds of clients, each with its count and pacing (at least one)
+ * @param workers      threads that execute operations; waiting clients hold none
+ * @param duration     measured time after warm-up; null when the run is bounded by {@code iterations}
+ * @param iterations   operations per client (warm-up included); 0 when bounded by {@code duration}
+ * @param warmup       time at the start whose operations are excluded from results
+ * @param ramp         clients start evenly spread over this time
+ * @param reportEvery  progress and interval-log period
+ * @param maxAttempts  attempts per operation on retryable failures (1 = no retry)
+ * @param seed         seed for the clients' random generators
  */
-public record RunPlan(int clients, int workers, Duration duration, long iterations, Duration warmup,
-                      Duration ramp, double rate, Duration reportEvery, int maxAttempts, long seed) {
+public record RunPlan(List<Role> roles, int workers, Duration duration, long iterations, Duration warmup,
+                      Duration ramp, Duration reportEvery, int maxAttempts, long seed) {
+
+    /** The most worker threads a plan gets by default: clients beyond this take turns. */
+    public static final int DEFAULT_MAX_WORKERS = 512;
 
     public RunPlan {
-        require(clients >= 1, "clients must be at least 1 (got " + clients + ")");
+        require(roles != null && !roles.isEmpty(), "a run needs at least one role");
+        roles = List.copyOf(roles);
+        Set<String> names = new HashSet<>();
+        roles.forEach(r -> require(names.add(r.name()), "two roles are called " + r.name()));
         require(workers >= 1, "workers must be at least 1 (got " + workers + ")");
         require(duration == null || !duration.isNegative() && !duration.isZero(), "duration must be positive");
         require(iterations >= 0, "iterations must not be negative");
         require(duration != null || iterations > 0, "give a duration or an iteration count");
         require(!warmup.isNegative(), "warm-up must not be negative");
         require(!ramp.isNegative(), "ramp must not be negative");
-        require(rate >= 0 && Double.isFinite(rate), "rate must be a positive number of operations per second");
         require(!reportEvery.isNegative() && !reportEvery.isZero(), "report interval must be positive");
         require(maxAttempts >= 1, "max attempts must be at least 1");
+    }
+
+    /** A plan of one role ({@value Role#CLIENTS}) with {@code clients} clients at {@code rate} (0 = closed loop). */
+    public RunPlan(int clients, int workers, Duration duration, long iterations, Duration warmup, Duration ramp,
+                   double rate, Duration reportEvery, int maxAttempts, long seed) {
+        this(List.of(new Role(Role.CLIENTS, clients, rate)), workers, duration, iterations, warmup, ramp, reportEvery,
+                maxAttempts, seed);
     }
 
     private static void require(boolean condition, String message) {
@@ -38,41 +54,155 @@ public record RunPlan(int clients, int workers, Duration duration, long iteratio
         }
     }
 
-    public boolean openLoop() {
-        return rate > 0;
+    /** All clients of all roles. */
+    public int clients() {
+        return roles.stream().mapToInt(Role::clients).sum();
     }
 
-    /** A plan with sensible defaults: closed loop, no warm-up or ramp, 10 s reports, 10 attempts. */
+    /** True when any role runs open loop. */
+    public boolean openLoop() {
+        return roles.stream().anyMatch(Role::openLoop);
+    }
+
+    /** The rate of a single-role plan (0 = closed loop); the sum of the open-loop roles' rates otherwise. */
+    public double rate() {
+        return roles.stream().mapToDouble(Role::rate).sum();
+    }
+
+    /** A plan with sensible defaults: one closed-loop role, no warm-up or ramp, 10 s reports, 10 attempts. */
     public static RunPlan closedLoop(int clients, Duration duration) {
-        return new RunPlan(clients, Math.min(clients, 512), duration, 0, Duration.ZERO, Duration.ZERO, 0,
-                Duration.ofSeconds(10), 10, 42);
+        return builder().role(Role.closedLoop(Role.CLIENTS, clients)).duration(duration).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this plan. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.roles.addAll(roles);
+        b.workers = workers;
+        b.duration = duration;
+        b.iterations = iterations;
+        b.warmup = warmup;
+        b.ramp = ramp;
+        b.reportEvery = reportEvery;
+        b.maxAttempts = maxAttempts;
+        b.seed = seed;
+        return b;
     }
 
     public RunPlan withWarmup(Duration newWarmup) {
-        return new RunPlan(clients, workers, duration, iterations, newWarmup, ramp, rate, reportEvery,
-                maxAttempts, seed);
+        return toBuilder().warmup(newWarmup).build();
     }
 
     public RunPlan withReportEvery(Duration every) {
-        return new RunPlan(clients, workers, duration, iterations, warmup, ramp, rate, every, maxAttempts, seed);
+        return toBuilder().reportEvery(every).build();
     }
 
+    /** The single role's rate changed (open loop when positive). */
     public RunPlan withRate(double opsPerSecond) {
-        return new RunPlan(clients, workers, duration, iterations, warmup, ramp, opsPerSecond, reportEvery,
-                maxAttempts, seed);
+        Role only = onlyRole("withRate");
+        return toBuilder().replaceRoles(List.of(new Role(only.name(), only.clients(), opsPerSecond))).build();
     }
 
     public RunPlan withIterations(long perClient) {
-        return new RunPlan(clients, workers, null, perClient, warmup, ramp, rate, reportEvery, maxAttempts, seed);
+        return toBuilder().iterations(perClient).build();
     }
 
+    /** The single role's client count changed. */
     public RunPlan withClients(int newClients) {
-        return new RunPlan(newClients, workers, duration, iterations, warmup, ramp, rate, reportEvery, maxAttempts,
-                seed);
+        Role only = onlyRole("withClients");
+        return toBuilder().replaceRoles(List.of(new Role(only.name(), newClients, only.rate()))).build();
     }
 
     public RunPlan withWorkers(int threads) {
-        return new RunPlan(clients, threads, duration, iterations, warmup, ramp, rate, reportEvery,
-                maxAttempts, seed);
+        return toBuilder().workers(threads).build();
+    }
+
+    private Role onlyRole(String what) {
+        if (roles.size() != 1) {
+            throw new IllegalStateException(what + " applies to a plan of one role, not " + roles.size());
+        }
+        return roles.get(0);
+    }
+
+    /** Builds a {@link RunPlan}; defaults: 60 s, no warm-up or ramp, reports every 10 s, 10 attempts, seed 42. */
+    public static final class Builder {
+        private final List<Role> roles = new ArrayList<>();
+        private Integer workers;
+        private Duration duration = Duration.ofSeconds(60);
+        private long iterations;
+        private Duration warmup = Duration.ZERO;
+        private Duration ramp = Duration.ZERO;
+        private Duration reportEvery = Duration.ofSeconds(10);
+        private int maxAttempts = 10;
+        private long seed = 42;
+
+        private Builder() {
+        }
+
+        public Builder role(Role role) {
+            roles.add(role);
+            return this;
+        }
+
+        Builder replaceRoles(List<Role> newRoles) {
+            roles.clear();
+            roles.addAll(newRoles);
+            return this;
+        }
+
+        /** Worker threads (default: all clients, at most {@value #DEFAULT_MAX_WORKERS}). */
+        public Builder workers(int threads) {
+            workers = threads;
+            return this;
+        }
+
+        /** Measured time after the warm-up; clears an iteration bound. */
+        public Builder duration(Duration measured) {
+            duration = measured;
+            iterations = 0;
+            return this;
+        }
+
+        /** Operations per client instead of a duration. */
+        public Builder iterations(long perClient) {
+            iterations = perClient;
+            duration = null;
+            return this;
+        }
+
+        public Builder warmup(Duration time) {
+            warmup = time;
+            return this;
+        }
+
+        public Builder ramp(Duration time) {
+            ramp = time;
+            return this;
+        }
+
+        public Builder reportEvery(Duration period) {
+            reportEvery = period;
+            return this;
+        }
+
+        public Builder maxAttempts(int attempts) {
+            maxAttempts = attempts;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public RunPlan build() {
+            int clients = roles.stream().mapToInt(Role::clients).sum();
+            int threads = workers != null ? workers : Math.max(1, Math.min(clients, DEFAULT_MAX_WORKERS));
+            return new RunPlan(roles, threads, duration, iterations, warmup, ramp, reportEvery, maxAttempts, seed);
+        }
     }
 }

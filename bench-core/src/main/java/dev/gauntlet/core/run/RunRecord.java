@@ -6,6 +6,7 @@ import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RoleResult;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ import java.util.Map;
 public record RunRecord(Instant startedAt, Instant endedAt, double measuredSeconds,
                         List<OperationResult> operations, List<Interval> intervals, List<Phase> phases,
                         List<ErrorCount> errors, String stopReason, String fatalError, long unfinishedOperations,
-                        Map<String, Timing> observations, Map<String, GaugeSummary> gauges) {
+                        Map<String, Timing> observations, Map<String, GaugeSummary> gauges, List<RoleResult> roles) {
 
     public boolean failed() {
         return fatalError != null;

@@ -12,6 +12,7 @@ import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.Timing;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,7 +74,9 @@ public final class Runner<S> {
     private volatile long stopAtNanos = NO_DEADLINE;
     private long startNanos;
     private long endNanos = NO_DEADLINE;
-    private RateSchedule rateSchedule;
+    private final List<RoleState> roles = new ArrayList<>();
+    /** True once the warm-up is over: what roles issue counts from then on. */
+    private volatile boolean measuring;
 
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog) {
@@ -109,17 +112,22 @@ public final class Runner<S> {
         if (plan.duration() != null) {
             endNanos = warmupEnd + plan.duration().toNanos();
         }
-        if (plan.openLoop()) {
-            rateSchedule = new RateSchedule(startNanos + plan.ramp().toNanos(), plan.rate());
-        }
-
-        for (int i = 0; i < plan.clients(); i++) {
-            SplittableRandom random = new SplittableRandom(plan.seed() * 1_000_003L + i);
-            Client c = new Client(i, workload.client(i, plan.clients(), random));
-            c.notBefore = startNanos + (plan.clients() == 1 ? 0 : plan.ramp().toNanos() * i / plan.clients());
-            c.wakeAt = c.notBefore;
-            clients.add(c);
-            queue.add(c);
+        measuring = plan.warmup().isZero();
+        int all = plan.clients();
+        for (Role role : plan.roles()) {
+            RoleState state = new RoleState(role, role.openLoop()
+                    ? new RateSchedule(startNanos + plan.ramp().toNanos(), role.rate()) : null);
+            roles.add(state);
+            for (int i = 0; i < role.clients(); i++) {
+                int n = clients.size();
+                SplittableRandom random = new SplittableRandom(plan.seed() * 1_000_003L + n);
+                Client c = new Client(n, state, workload.client(new ClientId(role.name(), i, role.clients(), n), random));
+                c.notBefore = startNanos + (all == 1 ? 0 : plan.ramp().toNanos() * n / all);
+                c.wakeAt = c.notBefore;
+                state.clients.add(c);
+                clients.add(c);
+                queue.add(c);
+            }
         }
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < Math.min(plan.workers(), plan.clients()); i++) {
@@ -157,15 +165,18 @@ public final class Runner<S> {
         Map<String, Timing> observed = new LinkedHashMap<>();
         reporter.observationTotals.forEach((name, h) -> observed.put(name, Timing.of(h)));
         observed.values().removeIf(java.util.Objects::isNull);
-        return new RunRecord(startedAt, endedAt, reporter.measuredSeconds(), reporter.totals(),
+        double measured = reporter.measuredSeconds();
+        List<RoleResult> roleResults = roles.stream().map(r -> new RoleResult(r.role.name(), r.role.clients(),
+                r.role.rate(), r.issued.sum(), r.unissued.sum(), measured > 0 ? r.issued.sum() / measured : 0)).toList();
+        return new RunRecord(startedAt, endedAt, measured, reporter.totals(),
                 reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished,
-                observed, reporter.gaugeTotals);
+                observed, reporter.gaugeTotals, roleResults);
     }
 
     /** Idle workers wait in the queue; a finished client per worker, due now, sends each back to see the stop. */
     private void wakeIdleWorkers(int workers) {
         for (int i = 0; i < workers; i++) {
-            Client wakeUp = new Client(-1, () -> null);
+            Client wakeUp = new Client(-1, null, () -> null);
             wakeUp.done = true;
             queue.add(wakeUp);
         }
@@ -194,9 +205,24 @@ public final class Runner<S> {
 
     // ---------------------------------------------------------------- clients
 
+    /** A role while it runs: its clients, its schedule (open loop) and what it issued in the measured phase. */
+    private final class RoleState {
+        final Role role;
+        final RateSchedule schedule;
+        final List<Client> clients = new ArrayList<>();
+        final java.util.concurrent.atomic.LongAdder issued = new java.util.concurrent.atomic.LongAdder();
+        final java.util.concurrent.atomic.LongAdder unissued = new java.util.concurrent.atomic.LongAdder();
+
+        RoleState(Role role, RateSchedule schedule) {
+            this.role = role;
+            this.schedule = schedule;
+        }
+    }
+
     /** One simulated client; served by at most one worker at a time (it is out of the queue while served). */
     private final class Client implements Delayed {
         final int index;
+        final RoleState role;
         final ClientScript<S> script;
         final Attempt observed = new Attempt();
         S session;
@@ -217,8 +243,9 @@ public final class Runner<S> {
         boolean scriptEnded;
         boolean done;
 
-        Client(int index, ClientScript<S> script) {
+        Client(int index, RoleState role, ClientScript<S> script) {
             this.index = index;
+            this.role = role;
             this.script = script;
         }
 
@@ -320,8 +347,8 @@ public final class Runner<S> {
         }
         c.pending = step.operation();
         c.attempt = 0;
-        if (rateSchedule != null) {
-            c.intended = Math.max(rateSchedule.next(), c.notBefore);
+        if (c.role.schedule != null) {
+            c.intended = Math.max(c.role.schedule.next(), c.notBefore);
         } else {
             long base = c.completed == 0 && c.lastEnd == 0 ? c.notBefore : c.lastEnd;
             c.intended = base + step.pauseNanos();
@@ -397,6 +424,9 @@ public final class Runner<S> {
         s.recordSuccess(end - c.firstIntended, end - c.firstStart, stripe);
         if (!c.observed.isEmpty()) {
             record(c.observed, s, end, stripe);
+        }
+        if (measuring) {
+            c.role.issued.increment();
         }
         if (perTransaction) {
             target.release(session, false);
@@ -475,6 +505,9 @@ public final class Runner<S> {
     /** The pending operation ended in failure at {@code now}: its latency goes into the failed histogram. */
     private void ended(Client c, OperationStats s, long now) {
         s.recordFailure(now - c.firstIntended);
+        if (measuring) {
+            c.role.issued.increment();
+        }
         c.pending = null;
         c.completed++;
         c.lastEnd = now;
@@ -516,6 +549,7 @@ public final class Runner<S> {
         long end = runEnd();
         if (c.pending != null && c.firstIntended < end) {
             c.statsOf(c.pending).recordUnissued(end - c.firstIntended);
+            c.role.unissued.increment();
         }
         if (c.session != null) {
             target.release(c.session, false);
@@ -530,27 +564,34 @@ public final class Runner<S> {
     }
 
     /**
-     * Open loop: slots that fell due before the end but no client took (every client was busy) are unissued
-     * too. Which operation each would have been is drawn from the clients' scripts in turn, as the clients would
-     * have drawn them; each waited at least from its slot to the end.
+     * Open loop: slots that fell due before the end but no client of the role took (every one was busy) are
+     * unissued too. Which operation each would have been is drawn from the role's clients' scripts in turn, as the
+     * clients would have drawn them; each waited at least from its slot to the end.
      */
     private void countUntakenSlots(long endAt) {
-        if (rateSchedule == null || plan.duration() == null && stopAtNanos == NO_DEADLINE) {
+        if (plan.duration() == null && stopAtNanos == NO_DEADLINE) {
             return;
         }
-        long due = rateSchedule.dueBefore(endAt);
-        int next = 0;
-        for (long k = rateSchedule.taken(); k < due; k++) {
-            String op = null;
-            for (int tries = 0; tries < clients.size() && op == null; tries++) {
-                Client c = clients.get(next);
-                next = (next + 1) % clients.size();
-                op = c.scriptEnded ? null : drawOperationName(c);
+        for (RoleState role : roles) {
+            RateSchedule schedule = role.schedule;
+            if (schedule == null) {
+                continue;
             }
-            if (op == null) {
-                op = workload.operationNames().isEmpty() ? "unissued" : workload.operationNames().get(0);
+            long due = schedule.dueBefore(endAt);
+            int next = 0;
+            for (long k = schedule.taken(); k < due; k++) {
+                String op = null;
+                for (int tries = 0; tries < role.clients.size() && op == null; tries++) {
+                    Client c = role.clients.get(next);
+                    next = (next + 1) % role.clients.size();
+                    op = c.scriptEnded ? null : drawOperationName(c);
+                }
+                if (op == null) {
+                    op = workload.operationNames().isEmpty() ? "unissued" : workload.operationNames().get(0);
+                }
+                stats(op).recordUnissued(endAt - schedule.intendedStart(k));
+                role.unissued.increment();
             }
-            stats(op).recordUnissued(endAt - rateSchedule.intendedStart(k));
         }
     }
 
@@ -655,6 +696,7 @@ public final class Runner<S> {
                 }
                 tell(() -> listener.onPhaseEnd(warmup));
                 phase = Phase.MEASURE;
+                measuring = true;
                 measureStart = now;
                 phaseCounts.clear();
                 errors = new ErrorTally();

@@ -36,6 +36,7 @@ final class RunFixture {
     private final List<OperationResult> operations = new ArrayList<>();
     private final Metrics metrics = new Metrics();
     private String runId = RunResult.newRunId();
+    private final List<dev.gauntlet.core.result.RoleResult> roles = new ArrayList<>();
     private final Map<String, dev.gauntlet.core.result.Timing> observations = new LinkedHashMap<>();
     private final Map<String, dev.gauntlet.core.result.GaugeSummary> gauges = new LinkedHashMap<>();
     private final List<Interval> intervals = new ArrayList<>();
@@ -136,6 +137,11 @@ final class RunFixture {
         return this;
     }
 
+    RunFixture role(dev.gauntlet.core.result.RoleResult role) {
+        roles.add(role);
+        return this;
+    }
+
     RunFixture runId(String id) {
         runId = id;
         return this;
@@ -165,6 +171,6 @@ final class RunFixture {
         return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
                 variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
                 startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
-                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges);
+                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles);
     }
 }

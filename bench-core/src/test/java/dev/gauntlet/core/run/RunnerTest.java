@@ -363,4 +363,38 @@ class RunnerTest {
         assertEquals(dev.gauntlet.core.metrics.LatencyRecorder.HIGHEST_TRACKABLE_NANOS,
                 snap.latency().getMaxValue(), snap.latency().getMaxValue() / 1000.0);
     }
+
+    @Test
+    void twoRolesKeepTheirOwnPacing() throws Exception {
+        // Writers open loop at 50 ops/s hold their rate while closed-loop readers run flat out beside them.
+        Operation<Integer> write = Operation.of("write", s -> Thread.sleep(1));
+        Operation<Integer> read = Operation.of("read", s -> Thread.sleep(2));
+        List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Workload<Integer> queue = new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("write", "read");
+            }
+
+            @Override
+            public ClientScript<Integer> client(ClientId id, SplittableRandom random) {
+                seen.add(id.role() + " " + id.index() + "/" + id.roleClients());
+                Operation<Integer> op = id.role().equals("writers") ? write : read;
+                return () -> Step.now(op);
+            }
+        };
+        RunPlan plan = RunPlan.builder().role(Role.openLoop("writers", 2, 50)).role(Role.closedLoop("readers", 2))
+                .duration(Duration.ofSeconds(2)).build();
+        RunRecord r = new Runner<>(plan, queue, new CountingTarget(false), RunListener.NONE, null).run();
+        assertEquals(List.of("readers 0/2", "readers 1/2", "writers 0/2", "writers 1/2"),
+                seen.stream().sorted().toList());
+        dev.gauntlet.core.result.RoleResult writers = r.roles().get(0);
+        dev.gauntlet.core.result.RoleResult readers = r.roles().get(1);
+        assertEquals("writers", writers.name());
+        assertEquals(50.0, writers.issuedPerSecond(), 2.5, "the writers kept their 50 ops/s");
+        assertEquals(0, writers.unissued());
+        assertTrue(readers.issuedPerSecond() > 400, "readers ran flat out: " + readers.issuedPerSecond());
+        OperationResult w = r.operations().stream().filter(o -> o.name().equals("write")).findFirst().orElseThrow();
+        assertTrue(w.latencyMs().p99() < 50, "writes were not queued behind the readers: p99 " + w.latencyMs().p99());
+    }
 }
