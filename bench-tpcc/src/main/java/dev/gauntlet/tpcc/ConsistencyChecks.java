@@ -1,29 +1,26 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.db.CheckScope;
+import dev.gauntlet.core.db.ReadOnlySnapshot;
+import dev.gauntlet.core.db.SqlCheck;
+import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
- * The twelve consistency conditions of clause 3.3.2 as cockroach {@code workload check tpcc} runs them (a
- * table of {number, check, expensive, loadOnly}), and the code that runs them in one snapshot.
+ * The twelve consistency conditions of clause 3.3.2 as cockroach {@code workload check tpcc} runs them: a
+ * table of {@link SqlCheck}s named by clause number ({@code 3.3.2.1 w_ytd = sum(d_ytd) per warehouse}),
+ * run by {@link SqlChecks} in one snapshot. What is TPC-C's own is here: the conditions, the schema they
+ * need, and how the data shows that a Delivery has run since the load, which ends 3.3.2.11.
  *
- * <p>The queries are plain SQL that PostgreSQL and CockroachDB both accept. They are run inside one
- * read-only REPEATABLE READ transaction: on PostgreSQL that is a single snapshot, so conditions relating
- * several tables are never checked against data from different moments; CockroachDB runs it as its
- * default SERIALIZABLE (or its snapshot-based REPEATABLE READ where enabled), which is one snapshot too.
- * Each check runs under a savepoint, so a failing statement is reported as that check's FAIL and the
- * others still run.
+ * <p>The queries are plain SQL that PostgreSQL and CockroachDB both accept.
  */
 public final class ConsistencyChecks {
 
@@ -31,15 +28,15 @@ public final class ConsistencyChecks {
     private static final int DELIVERED_AT_LOAD = Scale.FIRST_UNDELIVERED_ORDER - 1;
 
     /** Every condition, in clause order; 6, 10 and 12 are expensive, 11 holds only until the first Delivery. */
-    public static final List<ConsistencyCheck> ALL = List.of(
-            new ConsistencyCheck("3.3.2.1", "w_ytd = sum(d_ytd) per warehouse", false, false, """
+    public static final List<SqlCheck> ALL = List.of(
+            condition("3.3.2.1", "w_ytd = sum(d_ytd) per warehouse", false, false, """
                     SELECT coalesce(w.w_id, d.d_w_id) AS w_id, w.w_ytd, d.amount AS "sum(d_ytd)"
                     FROM warehouse AS w
                     FULL JOIN (SELECT d_w_id, sum(d_ytd) AS amount FROM district GROUP BY d_w_id) AS d
                       ON d.d_w_id = w.w_id
                     WHERE w.w_ytd IS DISTINCT FROM d.amount""", "w_id"),
             // The clause exempts districts without outstanding orders from the new_order part.
-            new ConsistencyCheck("3.3.2.2", "d_next_o_id - 1 = max(o_id) = max(no_o_id) per district", false, false,
+            condition("3.3.2.2", "d_next_o_id - 1 = max(o_id) = max(no_o_id) per district", false, false,
                     """
                     SELECT d.d_w_id AS w_id, d.d_id, d.d_next_o_id, o.max_o_id AS "max(o_id)",
                            n.max_no_o_id AS "max(no_o_id)"
@@ -52,14 +49,14 @@ public final class ConsistencyChecks {
                       ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
                     WHERE d.d_next_o_id - 1 IS DISTINCT FROM o.max_o_id
                        OR (n.max_no_o_id IS NOT NULL AND d.d_next_o_id - 1 <> n.max_no_o_id)""", "w_id, d_id"),
-            new ConsistencyCheck("3.3.2.3", "max(no_o_id) - min(no_o_id) + 1 = count(new_order) per district",
+            condition("3.3.2.3", "max(no_o_id) - min(no_o_id) + 1 = count(new_order) per district",
                     false, false, """
                     SELECT no_w_id AS w_id, no_d_id AS d_id, min(no_o_id) AS "min(no_o_id)",
                            max(no_o_id) AS "max(no_o_id)", count(*) AS "count(new_order)"
                     FROM new_order
                     GROUP BY no_w_id, no_d_id
                     HAVING max(no_o_id) - min(no_o_id) + 1 <> count(*)""", "w_id, d_id"),
-            new ConsistencyCheck("3.3.2.4", "sum(o_ol_cnt) = count(order_line) per district", false, false, """
+            condition("3.3.2.4", "sum(o_ol_cnt) = count(order_line) per district", false, false, """
                     SELECT coalesce(o.w_id, l.w_id) AS w_id, coalesce(o.d_id, l.d_id) AS d_id,
                            o.ol_cnt AS "sum(o_ol_cnt)", l.lines AS "count(order_line)"
                     FROM (SELECT o_w_id AS w_id, o_d_id AS d_id, sum(o_ol_cnt) AS ol_cnt FROM "order"
@@ -69,7 +66,7 @@ public final class ConsistencyChecks {
                       ON l.w_id = o.w_id AND l.d_id = o.d_id
                     WHERE coalesce(o.ol_cnt, 0) <> coalesce(l.lines, 0)""", "w_id, d_id"),
             // A symmetric difference, as cockroach's two EXCEPT ALL queries, but naming the side that is missing.
-            new ConsistencyCheck("3.3.2.5", "new_order rows exactly match orders with o_carrier_id IS NULL",
+            condition("3.3.2.5", "new_order rows exactly match orders with o_carrier_id IS NULL",
                     false, false, """
                     SELECT coalesce(n.no_w_id, o.o_w_id) AS w_id, coalesce(n.no_d_id, o.o_d_id) AS d_id,
                            coalesce(n.no_o_id, o.o_id) AS o_id,
@@ -79,7 +76,7 @@ public final class ConsistencyChecks {
                     FULL JOIN (SELECT o_w_id, o_d_id, o_id FROM "order" WHERE o_carrier_id IS NULL) AS o
                       ON o.o_w_id = n.no_w_id AND o.o_d_id = n.no_d_id AND o.o_id = n.no_o_id
                     WHERE n.no_o_id IS NULL OR o.o_id IS NULL""", "w_id, d_id, o_id"),
-            new ConsistencyCheck("3.3.2.6", "o_ol_cnt = count(order_line) per order", true, false, """
+            condition("3.3.2.6", "o_ol_cnt = count(order_line) per order", true, false, """
                     SELECT coalesce(o.o_w_id, l.ol_w_id) AS w_id, coalesce(o.o_d_id, l.ol_d_id) AS d_id,
                            coalesce(o.o_id, l.ol_o_id) AS o_id, o.o_ol_cnt,
                            coalesce(l.lines, 0) AS "count(order_line)"
@@ -89,27 +86,27 @@ public final class ConsistencyChecks {
                       ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
                     WHERE o.o_ol_cnt IS DISTINCT FROM coalesce(l.lines, 0)""", "w_id, d_id, o_id"),
             // Per order line, so an order with some lines delivered and some not is caught too.
-            new ConsistencyCheck("3.3.2.7", "ol_delivery_d IS NULL exactly when o_carrier_id IS NULL", false, false,
+            condition("3.3.2.7", "ol_delivery_d IS NULL exactly when o_carrier_id IS NULL", false, false,
                     """
                     SELECT l.ol_w_id AS w_id, l.ol_d_id AS d_id, l.ol_o_id AS o_id, l.ol_number,
                            o.o_carrier_id, l.ol_delivery_d
                     FROM order_line AS l
                     JOIN "order" AS o ON o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.o_id = l.ol_o_id
                     WHERE (o.o_carrier_id IS NULL) <> (l.ol_delivery_d IS NULL)""", "w_id, d_id, o_id, ol_number"),
-            new ConsistencyCheck("3.3.2.8", "w_ytd = sum(h_amount) per warehouse", false, false, """
+            condition("3.3.2.8", "w_ytd = sum(h_amount) per warehouse", false, false, """
                     SELECT w.w_id, w.w_ytd, coalesce(h.amount, 0) AS "sum(h_amount)"
                     FROM warehouse AS w
                     LEFT JOIN (SELECT h_w_id, sum(h_amount) AS amount FROM history GROUP BY h_w_id) AS h
                       ON h.h_w_id = w.w_id
                     WHERE w.w_ytd IS DISTINCT FROM coalesce(h.amount, 0)""", "w_id"),
-            new ConsistencyCheck("3.3.2.9", "d_ytd = sum(h_amount) per district", false, false, """
+            condition("3.3.2.9", "d_ytd = sum(h_amount) per district", false, false, """
                     SELECT d.d_w_id AS w_id, d.d_id, d.d_ytd, coalesce(h.amount, 0) AS "sum(h_amount)"
                     FROM district AS d
                     LEFT JOIN (SELECT h_w_id, h_d_id, sum(h_amount) AS amount FROM history
                                GROUP BY h_w_id, h_d_id) AS h
                       ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id
                     WHERE d.d_ytd IS DISTINCT FROM coalesce(h.amount, 0)""", "w_id, d_id"),
-            new ConsistencyCheck("3.3.2.10", "c_balance = sum(delivered ol_amount) - sum(h_amount) per customer",
+            condition("3.3.2.10", "c_balance = sum(delivered ol_amount) - sum(h_amount) per customer",
                     true, false, """
                     SELECT c.c_w_id AS w_id, c.c_d_id AS d_id, c.c_id, c.c_balance,
                            coalesce(ol.amount, 0) AS "sum(delivered ol_amount)",
@@ -128,7 +125,7 @@ public final class ConsistencyChecks {
                     WHERE c.c_balance IS DISTINCT FROM coalesce(ol.amount, 0) - coalesce(h.amount, 0)""",
                     "w_id, d_id, c_id"),
             // Delivery deletes new_order rows but keeps the orders, so this fails after the first Delivery.
-            new ConsistencyCheck("3.3.2.11", "count(order) - count(new_order) = " + DELIVERED_AT_LOAD
+            condition("3.3.2.11", "count(order) - count(new_order) = " + DELIVERED_AT_LOAD
                     + " per district", false, true, """
                     SELECT d.d_w_id AS w_id, d.d_id, coalesce(o.orders, 0) AS "count(order)",
                            coalesce(n.new_orders, 0) AS "count(new_order)"
@@ -141,7 +138,7 @@ public final class ConsistencyChecks {
                       ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
                     WHERE coalesce(o.orders, 0) - coalesce(n.new_orders, 0) <> %d""".formatted(DELIVERED_AT_LOAD),
                     "w_id, d_id"),
-            new ConsistencyCheck("3.3.2.12", "c_balance + c_ytd_payment = sum(delivered ol_amount) per customer",
+            condition("3.3.2.12", "c_balance + c_ytd_payment = sum(delivered ol_amount) per customer",
                     true, false, """
                     SELECT c.c_w_id AS w_id, c.c_d_id AS d_id, c.c_id, c.c_balance, c.c_ytd_payment,
                            coalesce(ol.amount, 0) AS "sum(delivered ol_amount)"
@@ -163,6 +160,9 @@ public final class ConsistencyChecks {
      */
     private static final String DELIVERED_SINCE_LOAD = "SELECT count(*) FROM customer WHERE c_delivery_cnt <> 0";
 
+    /** What a skipped expensive condition tells the user to do; {@code run --expensive-checks} works too. */
+    private static final String HOW_TO_RUN_EXPENSIVE = "run check --expensive";
+
     private ConsistencyChecks() {
     }
 
@@ -178,25 +178,7 @@ public final class ConsistencyChecks {
      * @throws SQLException      if the snapshot cannot be set up, or the connection is lost
      */
     public static List<Check> run(Connection c, boolean expensive) throws SQLException {
-        return inSnapshot(c, () -> {
-            List<Check> checks = new ArrayList<>();
-            String changed = null;
-            for (ConsistencyCheck check : ALL) {
-                if (check.expensive() && !expensive) {
-                    checks.add(Check.skip(check.name(), "expensive; run check --expensive"));
-                    continue;
-                }
-                if (check.loadOnly()) {
-                    changed = changed != null ? changed : deliveriesSinceLoad(c);
-                    if (!changed.isEmpty()) {
-                        checks.add(Check.skip(check.name(), changed));
-                        continue;
-                    }
-                }
-                checks.add(evaluate(c, check));
-            }
-            return checks;
-        });
+        return run(c, ALL, expensive);
     }
 
     /**
@@ -207,115 +189,41 @@ public final class ConsistencyChecks {
      * @throws IllegalArgumentException if there is no such condition
      */
     public static Check run(Connection c, String number) throws SQLException {
-        ConsistencyCheck check = byNumber(number);
-        return inSnapshot(c, () -> {
-            if (check.loadOnly()) {
-                String changed = deliveriesSinceLoad(c);
-                if (!changed.isEmpty()) {
-                    return Check.skip(check.name(), changed);
-                }
-            }
-            return evaluate(c, check);
-        });
+        return run(c, List.of(byNumber(number)), true).get(0);
     }
 
     /** The condition with this clause number. */
-    public static ConsistencyCheck byNumber(String number) {
-        return ALL.stream().filter(k -> k.number().equals(number)).findFirst()
+    public static SqlCheck byNumber(String number) {
+        return ALL.stream().filter(k -> k.name().startsWith(number + " ")).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no consistency condition " + number
                         + "; they are 3.3.2.1 to 3.3.2." + ALL.size()));
     }
 
-    /** Work done inside the snapshot. */
-    @FunctionalInterface
-    private interface InSnapshot<T> {
-        T run() throws SQLException;
+    /** A condition of the table, named by its clause number and the relationship it states. */
+    private static SqlCheck condition(String number, String description, boolean expensive, boolean loadOnly,
+            String violations, String rowKey) {
+        return new SqlCheck(number + " " + description, violations, rowKey, expensive, loadOnly);
     }
 
-    private static <T> T inSnapshot(Connection c, InSnapshot<T> work) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        int isolation = c.getTransactionIsolation();
-        boolean readOnly = c.isReadOnly();
-        c.setAutoCommit(false);
-        T result;
-        try {
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            c.setReadOnly(true);
+    private static List<Check> run(Connection c, List<SqlCheck> conditions, boolean expensive) throws SQLException {
+        try (ReadOnlySnapshot snapshot = ReadOnlySnapshot.begin(c)) {
             // The schema probe is the snapshot's first statement, so it sees what the checks see.
             if (!Schema.exists(c)) {
                 throw new BadInputException("no TPC-C schema at " + Redaction.url(c.getMetaData().getURL())
                         + "; run init first");
             }
-            result = work.run();
-        } catch (Throwable t) {
-            // The first failure is the one to report; a connection too broken to restore only adds to it.
-            try {
-                restore(c, autoCommit, isolation, readOnly);
-            } catch (SQLException e) {
-                t.addSuppressed(e);
-            }
-            throw t;
+            return SqlChecks.run(snapshot, conditions,
+                    new CheckScope(expensive, HOW_TO_RUN_EXPENSIVE, ConsistencyChecks::deliveriesSinceLoad));
         }
-        restore(c, autoCommit, isolation, readOnly);
-        return result;
-    }
-
-    private static void restore(Connection c, boolean autoCommit, int isolation, boolean readOnly)
-            throws SQLException {
-        if (c.isClosed()) {
-            return;
-        }
-        c.rollback();
-        c.setReadOnly(readOnly);
-        c.setTransactionIsolation(isolation);
-        c.setAutoCommit(autoCommit);
     }
 
     /** Empty when no Delivery has run since the load, else why 3.3.2.11 no longer applies. */
-    private static String deliveriesSinceLoad(Connection c) throws SQLException {
+    private static Optional<String> deliveriesSinceLoad(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(DELIVERED_SINCE_LOAD)) {
             rs.next();
             long customers = rs.getLong(1);
-            return customers == 0 ? "" : "a Delivery has run since the load (" + customers
-                    + " customer(s) received one); holds only until the first Delivery";
+            return customers == 0 ? Optional.empty() : Optional.of("a Delivery has run since the load ("
+                    + customers + " customer(s) received one); holds only until the first Delivery");
         }
-    }
-
-    /**
-     * PASS when the query finds no violating rows; FAIL with the first one described, or with the error of
-     * a statement that failed. The savepoint keeps a failed statement from aborting the whole snapshot.
-     */
-    private static Check evaluate(Connection c, ConsistencyCheck check) throws SQLException {
-        Savepoint savepoint = c.setSavepoint();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(check.query())) {
-            Check result = rs.next() ? Check.fail(check.name(), describe(rs)) : Check.pass(check.name(), "");
-            c.releaseSavepoint(savepoint);
-            return result;
-        } catch (SQLException e) {
-            if (c.isClosed() || (e.getSQLState() != null && e.getSQLState().startsWith("08"))) {
-                throw e; // the connection is gone: every further check would fail the same way
-            }
-            c.rollback(savepoint);
-            return Check.fail(check.name(), "query failed: " + SqlStates.message(e));
-        }
-    }
-
-    /** "2 violations, first: w_id=1 w_ytd=300010.00 sum(d_ytd)=300000.00". */
-    private static String describe(ResultSet rs) throws SQLException {
-        ResultSetMetaData meta = rs.getMetaData();
-        long count = rs.getLong(ConsistencyCheck.COUNT_COLUMN);
-        StringBuilder row = new StringBuilder();
-        for (int i = 1; i <= meta.getColumnCount(); i++) {
-            String label = meta.getColumnLabel(i);
-            if (label.equals(ConsistencyCheck.COUNT_COLUMN)) {
-                continue;
-            }
-            if (row.length() > 0) {
-                row.append(' ');
-            }
-            row.append(label).append('=').append(rs.getString(i));
-        }
-        return count == 1 ? "1 violation: " + row
-                : String.format(Locale.ROOT, "%d violations, first: %s", count, row);
     }
 }
