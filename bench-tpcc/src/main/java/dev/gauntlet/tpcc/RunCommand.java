@@ -22,7 +22,6 @@ import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -204,8 +203,6 @@ public final class RunCommand implements Callable<Integer> {
     private RunResult runOnce(Setup s, String variant, Path out, Map<String, Object> cellParameters) {
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
         TpccWorkload workload = new TpccWorkload(s.active(), constants, waits);
-        ServerNewOrders serverCount = new ServerNewOrders(s.db().settings());
-        DriverCpu cpu = new DriverCpu();
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("warehouses", s.warehouses());
         parameters.put("activeWarehouses", s.active());
@@ -219,10 +216,6 @@ public final class RunCommand implements Callable<Integer> {
         parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
         parameters.putAll(TpccFigures.definitions(waits));
         parameters.putAll(cellParameters);
-        if (s.plan().warmup().isZero()) {
-            serverCount.startNow();
-            cpu.startNow();
-        }
         try (JdbcTarget target = connection.target(s.db(), s.isolation().jdbcLevel())) {
             List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
             if (args.isEmpty() || !args.get(0).equals("run")) {
@@ -231,11 +224,11 @@ public final class RunCommand implements Callable<Integer> {
             return new Benchmark("bench-tpcc", "tpcc", args, System.out)
                     .run(new Benchmark.Spec<>(s.plan(), workload, target, variant, parameters,
                             Provenance.environment(s.db().version(), s.db().settings().url()), out,
-                            r -> finish(r, s, serverCount, cpu), RunListener.both(serverCount, cpu)));
+                            r -> finish(r, s), List.of(new ServerNewOrders(s.db().settings()))));
         }
     }
 
-    private RunResult finish(RunResult r, Setup s, ServerNewOrders serverCount, DriverCpu cpu) {
+    private RunResult finish(RunResult r, Setup s) {
         List<Check> checks = new ArrayList<>(TpccFigures.responseTimeLimits(r));
         checks.addAll(MixAudit.checks(r));
         if (check) {
@@ -243,12 +236,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "... (--no-check skips them)");
             checks.addAll(consistency(s.db()));
         }
-        Metrics metrics = TpccFigures.metrics(r, s.active(), serverCount.delta(), waits);
-        long transactions = r.totalCount();
-        if (cpu.seconds() != null && transactions > 0) {
-            metrics.add("driverCpuPerTransactionMs", cpu.seconds() * 1000 / transactions, MetricInfo.lower());
-        }
-        return r.withMetricsAndChecks(metrics, checks);
+        return r.withMetricsAndChecks(TpccFigures.metrics(r, s.active(), waits), checks);
     }
 
     private List<Check> consistency(Database db) {

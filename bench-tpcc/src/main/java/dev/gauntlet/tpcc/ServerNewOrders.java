@@ -1,5 +1,6 @@
 package dev.gauntlet.tpcc;
 
+import dev.gauntlet.core.run.PhaseProbe;
 import dev.gauntlet.core.db.ConnectionSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -11,7 +12,10 @@ import java.sql.Statement;
  * measured phase. Rolled-back orders give their id back, so this counts committed ones only, and it counts
  * them even when a client lost its connection before hearing the commit.
  */
-final class ServerNewOrders extends PhaseDelta {
+final class ServerNewOrders implements PhaseProbe {
+
+    /** The probe's name in each phase's {@code probes}. */
+    static final String NAME = "serverNewOrders";
 
     private final ConnectionSettings settings;
 
@@ -20,7 +24,12 @@ final class ServerNewOrders extends PhaseDelta {
     }
 
     @Override
-    Long read() {
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Long read() {
         try (Connection c = settings.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT sum(d_next_o_id) FROM district")) {
             rs.next();

@@ -5,6 +5,7 @@ import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.DriverCpu;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,8 +62,18 @@ final class TpccFigures {
      * The run's metrics. Efficiency only when {@code keyed}: back to back, terminals are not bounded by keying
      * and think times, so a percentage of that bound says nothing (a no-wait run would read thousands of %).
      */
-    static Metrics metrics(RunResult run, int activeWarehouses, Long serverNewOrders, boolean keyed) {
-        Metrics m = new Metrics();
+    /**
+     * The run's metrics (those core gave it, e.g. driver CPU per operation) plus TPC-C's: tpmC, efficiency (keyed
+     * runs only), serverTpmC from the {@link ServerNewOrders} probe, and driver CPU per transaction.
+     */
+    static Metrics metrics(RunResult run, int activeWarehouses, boolean keyed) {
+        Metrics m = Metrics.of(run);
+        Long serverNewOrders = run.measurePhase().map(p -> p.probe(ServerNewOrders.NAME)).orElse(null);
+        Long cpuNanos = run.measurePhase().map(p -> p.probe(DriverCpu.NAME)).orElse(null);
+        long transactions = run.totalCount();
+        if (cpuNanos != null && transactions > 0) {
+            m.add("driverCpuPerTransactionMs", cpuNanos / 1e6 / transactions, MetricInfo.lower());
+        }
         double minutes = run.measuredSeconds() / 60.0;
         if (minutes <= 0) {
             return m;

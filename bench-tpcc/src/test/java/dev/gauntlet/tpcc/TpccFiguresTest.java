@@ -14,11 +14,18 @@ class TpccFiguresTest {
 
     /** A run of 60 measured seconds in which {@code committed} New-Orders committed and 1% more rolled back. */
     private static RunResult minuteWith(long committed) {
+        return minuteWith(committed, Map.of());
+    }
+
+    /** The same, with the measured phase's probe readings (e.g. the server's New-Order count). */
+    private static RunResult minuteWith(long committed, Map<String, Long> probes) {
         long rolledBack = committed / 100;
         OperationResult newOrder = OperationResult.of("newOrder", committed + rolledBack, 0, 0, 0, null, null, null,
                 null, Map.of("rolledBack", rolledBack));
         return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 10, null,
-                Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of());
+                Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(),
+                List.of(new dev.gauntlet.core.result.Phase("measure", 0, 60, probes)), List.of(), List.of(), List.of(),
+                Map.of(), Map.of(), List.of());
     }
 
     @Test
@@ -32,7 +39,7 @@ class TpccFiguresTest {
     @Test
     void terminalsAtTheCeilingAreOneHundredPercentEfficient() {
         // 200 warehouses x 12.605 = 2,521 New-Orders a minute; the rolled-back ones do not count.
-        Metrics m = TpccFigures.metrics(minuteWith(2_521), 200, null, true);
+        Metrics m = TpccFigures.metrics(minuteWith(2_521), 200, true);
 
         assertEquals(2_521, m.values().get("tpmC"), 1e-9);
         assertEquals(100.0, m.values().get("efficiencyPercent"), 0.01);
@@ -40,7 +47,7 @@ class TpccFiguresTest {
 
     @Test
     void aRunWithoutWaitsHasNoEfficiency() {
-        Metrics m = TpccFigures.metrics(minuteWith(40_000), 2, 40_000L, false);
+        Metrics m = TpccFigures.metrics(minuteWith(40_000, Map.of(ServerNewOrders.NAME, 40_000L)), 2, false);
 
         assertEquals(Map.of("tpmC", 40_000.0, "serverTpmC", 40_000.0), m.values());
         assertFalse(TpccFigures.definitions(false).containsKey("efficiency ceiling"));

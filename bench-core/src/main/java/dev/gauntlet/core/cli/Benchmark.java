@@ -6,6 +6,11 @@ import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.run.DriverCpu;
+import dev.gauntlet.core.run.PhaseProbe;
 import dev.gauntlet.core.run.ProgressPrinter;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
@@ -50,17 +55,17 @@ public final class Benchmark {
     }
 
     /**
-     * What to run, against what, and what to add to the result afterwards. {@code observer} hears intervals
-     * and phase ends besides the progress printer, e.g. to read a server-side counter when warm-up ends.
+     * What to run, against what, and what to add to the result afterwards. {@code probes} are read at every phase
+     * boundary (e.g. a server-side counter), besides the driver's CPU which every run has.
      */
     public record Spec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                           Map<String, Object> parameters, Environment environment, Path outDir,
-                          UnaryOperator<RunResult> finisher, RunListener observer) {
+                          UnaryOperator<RunResult> finisher, List<PhaseProbe> probes) {
 
         public Spec(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                     Map<String, Object> parameters, Environment environment, Path outDir,
                     UnaryOperator<RunResult> finisher) {
-            this(plan, workload, target, variant, parameters, environment, outDir, finisher, RunListener.NONE);
+            this(plan, workload, target, variant, parameters, environment, outDir, finisher, List.of());
         }
     }
 
@@ -91,8 +96,8 @@ public final class Benchmark {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
                 tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
-            runner.set(new Runner<>(plan, spec.workload(), spec.target(),
-                    RunListener.both(new ProgressPrinter(out), spec.observer()), log));
+            runner.set(new Runner<>(plan, spec.workload(), spec.target(), new ProgressPrinter(out), log,
+                    spec.probes()));
             RunRecord record = runner.get().run();
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).
             RunResult measured = toResult(spec, record);
@@ -187,10 +192,15 @@ public final class Benchmark {
             parameters.put("fatalError", record.fatalError());
         }
         parameters.putAll(spec.parameters());
+        Metrics metrics = new Metrics();
+        long operations = record.operations().stream().mapToLong(o -> o.count() + o.errors()).sum();
+        record.phases().stream().filter(ph -> Phase.MEASURE.equals(ph.name())).findFirst()
+                .map(ph -> ph.probe(DriverCpu.NAME)).filter(cpu -> operations > 0)
+                .ifPresent(cpu -> metrics.add("driverCpuPerOperationMs", cpu / 1e6 / operations, MetricInfo.lower()));
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
-                record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(), Map.of(),
-                Map.of(), record.intervals(), record.phases(), record.errors(), List.of(), List.of(),
-                record.observations(), record.gauges(), record.roles());
+                record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(),
+                metrics.values(), metrics.info(), record.intervals(), record.phases(), record.errors(), List.of(),
+                List.of(), record.observations(), record.gauges(), record.roles());
     }
 }

@@ -87,6 +87,11 @@ public record RunResult(
         return errors.stream().filter(ErrorCount::endedAnOperation).mapToLong(ErrorCount::count).sum();
     }
 
+    /** The measured phase, if the run got that far. */
+    public Optional<Phase> measurePhase() {
+        return phases.stream().filter(p -> Phase.MEASURE.equals(p.name())).findFirst();
+    }
+
     /** Operations due before the end that never completed (see {@link OperationResult#unissued()}). */
     public long totalUnissued() {
         return operations.stream().mapToLong(OperationResult::unissued).sum();

@@ -50,6 +50,7 @@ public final class Runner<S> {
     private final Workload<S> workload;
     private final Target<S> target;
     private final RunListener listener;
+    private final List<PhaseProbe> probes;
     private final IntervalLog intervalLog;
 
     private final Map<String, OperationStats> stats = new ConcurrentHashMap<>();
@@ -80,6 +81,17 @@ public final class Runner<S> {
 
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog) {
+        this(plan, workload, target, listener, intervalLog, List.of());
+    }
+
+    /**
+     * @param probes figures read at the start and at every phase boundary, besides {@link DriverCpu} which every run
+     *               has; each phase in the result carries how much they rose
+     */
+    public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
+                  IntervalLog intervalLog, List<PhaseProbe> probes) {
+        this.probes = new ArrayList<>(List.of(new DriverCpu()));
+        this.probes.addAll(probes);
         this.plan = plan;
         this.workload = workload;
         this.target = target;
@@ -105,6 +117,7 @@ public final class Runner<S> {
     }
 
     public RunRecord run() throws InterruptedException {
+        Map<String, Long> probesAtStart = readProbes();
         Instant startedAt = Instant.now();
         long startMillis = System.currentTimeMillis();
         startNanos = System.nanoTime();
@@ -138,7 +151,7 @@ public final class Runner<S> {
             t.start();
         }
 
-        Reporter reporter = new Reporter(startMillis, warmupEnd);
+        Reporter reporter = new Reporter(startMillis, warmupEnd, probesAtStart);
         reporter.loop();
         // Measured time ends here, at the deadline or the stop, not after the drain below.
         long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
@@ -180,6 +193,21 @@ public final class Runner<S> {
             wakeUp.done = true;
             queue.add(wakeUp);
         }
+    }
+
+    /** Every probe's reading now; a probe that throws counts as unreadable, never as a failed run. */
+    private Map<String, Long> readProbes() {
+        Map<String, Long> readings = new LinkedHashMap<>();
+        for (PhaseProbe p : probes) {
+            Long value;
+            try {
+                value = p.read();
+            } catch (RuntimeException e) {
+                value = null;
+            }
+            readings.put(p.name(), value);
+        }
+        return readings;
     }
 
     private List<ErrorCount> allErrors() {
@@ -648,7 +676,11 @@ public final class Runner<S> {
             Map<String, Long> lastCounters = Map.of();
         }
 
-        Reporter(long startMillis, long warmupEnd) {
+        /** Probe readings when the current phase began. */
+        Map<String, Long> phaseProbes;
+
+        Reporter(long startMillis, long warmupEnd, Map<String, Long> probesAtStart) {
+            this.phaseProbes = probesAtStart;
             this.startMillis = startMillis;
             this.warmupEnd = warmupEnd;
             this.lastTick = startNanos;
@@ -688,7 +720,7 @@ public final class Runner<S> {
             }
             closeInterval(now);
             if (phase.equals(Phase.WARMUP) && now >= warmupEnd) {
-                Phase warmup = new Phase(Phase.WARMUP, 0, seconds(now));
+                Phase warmup = new Phase(Phase.WARMUP, 0, seconds(now), probeRise());
                 phases.add(warmup);
                 if (intervalLog != null) {
                     intervalLog.comment(String.format(java.util.Locale.ROOT,
@@ -711,13 +743,28 @@ public final class Runner<S> {
         void close(long endAt) {
             long end = Math.max(endAt, lastTick);
             closeInterval(end);
-            Phase last = phase.equals(Phase.MEASURE) ? new Phase(Phase.MEASURE, seconds(measureStart), seconds(end))
-                    : new Phase(Phase.WARMUP, 0, seconds(end)); // stopped during warm-up: nothing was measured
+            Map<String, Long> rise = probeRise();
+            Phase last = phase.equals(Phase.MEASURE) ? new Phase(Phase.MEASURE, seconds(measureStart), seconds(end), rise)
+                    : new Phase(Phase.WARMUP, 0, seconds(end), rise); // stopped during warm-up: nothing was measured
             if (phase.equals(Phase.MEASURE)) {
                 measureEnd = end;
             }
             phases.add(last);
             tell(() -> listener.onPhaseEnd(last));
+        }
+
+        /** How much each probe rose since the current phase began; the readings now start the next phase. */
+        Map<String, Long> probeRise() {
+            Map<String, Long> now = readProbes();
+            Map<String, Long> rise = new LinkedHashMap<>();
+            now.forEach((name, value) -> {
+                Long before = phaseProbes.get(name);
+                if (before != null && value != null) {
+                    rise.put(name, value - before);
+                }
+            });
+            phaseProbes = now;
+            return rise;
         }
 
         /** A listener that throws stops the run with its message instead of killing the reporter silently. */

@@ -64,6 +64,9 @@ class BenchmarkTest {
         RunResult r = ResultFile.read(out);
         assertTrue(r.operation("op").orElseThrow().count() > 0, "the measured figures were written");
         assertTrue(r.runId() != null && !r.runId().isBlank(), "every result has a run id");
+        assertTrue(r.metrics().get("driverCpuPerOperationMs") > 0, "every result says what an operation cost the driver");
+        assertEquals(dev.gauntlet.core.result.MetricInfo.Better.LOWER,
+                r.metricInfo("driverCpuPerOperationMs").better());
     }
 
     @Test

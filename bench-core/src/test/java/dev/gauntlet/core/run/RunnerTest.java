@@ -397,4 +397,31 @@ class RunnerTest {
         OperationResult w = r.operations().stream().filter(o -> o.name().equals("write")).findFirst().orElseThrow();
         assertTrue(w.latencyMs().p99() < 50, "writes were not queued behind the readers: p99 " + w.latencyMs().p99());
     }
+
+    @Test
+    void probesRiseIsRecordedPerPhase() throws Exception {
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        PhaseProbe committed = new PhaseProbe() {
+            @Override
+            public String name() {
+                return "serverCount";
+            }
+
+            @Override
+            public Long read() {
+                return done.get();
+            }
+        };
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofMillis(500)).withWarmup(Duration.ofMillis(300))
+                .withReportEvery(Duration.ofMillis(100));
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(Operation.of("op", s -> {
+            Thread.sleep(2);
+            done.incrementAndGet();
+        }))), new CountingTarget(false), RunListener.NONE, null, List.of(committed)).run();
+        Phase warmup = r.phases().get(0);
+        Phase measure = r.phases().get(1);
+        assertEquals(done.get(), warmup.probe("serverCount") + measure.probe("serverCount"), "the phases add up");
+        assertEquals(op(r).count(), measure.probe("serverCount"), 1, "the measured rise is what the measured phase did");
+        assertTrue(measure.probe(DriverCpu.NAME) > 0, "every run reads the driver's CPU");
+    }
 }
