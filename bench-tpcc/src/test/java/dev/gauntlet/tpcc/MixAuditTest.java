@@ -42,7 +42,7 @@ class MixAuditTest {
                     op("stockLevel", stockLevels, Map.of()));
             return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 8, null,
                     Map.of("warehouses", 4, "activeWarehouses", active), ops, Map.of(), Map.of(), List.of(), List.of(),
-                    List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of());
+                    List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of(), List.of());
         }
     }
 

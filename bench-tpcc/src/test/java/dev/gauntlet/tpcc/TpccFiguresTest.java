@@ -25,7 +25,7 @@ class TpccFiguresTest {
         return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 10, null,
                 Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(),
                 List.of(new dev.gauntlet.core.result.Phase("measure", 0, 60, probes)), List.of(), List.of(), List.of(),
-                Map.of(), Map.of(), List.of());
+                Map.of(), Map.of(), List.of(), List.of());
     }
 
     @Test

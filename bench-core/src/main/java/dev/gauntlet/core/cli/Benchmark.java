@@ -201,6 +201,6 @@ public final class Benchmark {
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
                 record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(),
                 metrics.values(), metrics.info(), record.intervals(), record.phases(), record.errors(), List.of(),
-                List.of(), record.observations(), record.gauges(), record.roles());
+                List.of(), record.observations(), record.gauges(), record.roles(), record.disruptions());
     }
 }

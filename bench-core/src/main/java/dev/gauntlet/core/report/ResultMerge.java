@@ -99,7 +99,8 @@ public final class ResultMerge {
                 operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
                 phases(runs, origin), errors(runs), checks(runs), ids,
                 observations(runs.stream().map(RunResult::observations).toList()),
-                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus), roles(runs, measured));
+                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus), roles(runs, measured),
+                runs.stream().flatMap(r -> r.disruptions().stream()).toList());
     }
 
     private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {

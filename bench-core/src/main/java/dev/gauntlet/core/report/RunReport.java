@@ -152,12 +152,35 @@ public final class RunReport {
             return;
         }
         md.append("## Phases\n\n");
-        MarkdownTable t = new MarkdownTable().left("Phase").right("Start", "End", "Length");
+        MarkdownTable t = new MarkdownTable().left("Phase").right("Start", "End", "Length").left("Measured");
         for (Phase p : run.phases()) {
             t.row(p.name(), Figures.seconds(p.startSeconds()), Figures.seconds(p.endSeconds()),
-                    Figures.seconds(p.endSeconds() - p.startSeconds()));
+                    Figures.seconds(p.endSeconds() - p.startSeconds()), p.isMeasured() ? "yes" : "no");
         }
         md.append(t.render()).append('\n');
+        MarkdownTable perOp = new MarkdownTable().left("Phase", "op").right("ops", "ops/s", "errors", "p50", "p95",
+                "p99", "max");
+        for (Phase p : run.phases()) {
+            p.operations().forEach((op, f) -> perOp.row(p.name(), op, Figures.count(f.count()),
+                    Figures.rate(f.opsPerSecond()), Figures.count(f.errors()), Figures.ms(f.p50()), Figures.ms(f.p95()),
+                    Figures.ms(f.p99()), Figures.ms(f.max())));
+        }
+        if (run.phases().size() > 1 && !perOp.isEmpty()) {
+            md.append("Per phase, from each phase's summed histograms (latency from intended start, ms):\n\n")
+                    .append(perOp.render()).append('\n');
+        }
+        if (!run.disruptions().isEmpty()) {
+            MarkdownTable d = new MarkdownTable().left("Disruption").right("Planned", "Started", "Ended")
+                    .left("Outcome", "Notes");
+            for (dev.gauntlet.core.result.DisruptionRecord r : run.disruptions()) {
+                d.row(r.name(), Figures.seconds(r.plannedStartSeconds()) + (r.plannedEndSeconds() == null ? ""
+                                : "-" + Figures.seconds(r.plannedEndSeconds())),
+                        r.startSeconds() == null ? "—" : Figures.seconds(r.startSeconds()),
+                        r.endSeconds() == null ? "—" : Figures.seconds(r.endSeconds()), r.outcome(),
+                        r.notes().isEmpty() ? "—" : String.join("; ", r.notes()));
+            }
+            md.append("### Disruptions\n\n").append(d.render()).append('\n');
+        }
     }
 
     private void operations() {

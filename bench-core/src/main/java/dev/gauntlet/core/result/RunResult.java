@@ -14,7 +14,9 @@ import java.util.Optional;
  * operation {@code unissued}, {@code unissuedLowerBound}, {@code failed}, {@code reconnects} and
  * {@code clampedValues}; {@code observations} (latencies operations observed, e.g. end to end, as distributions) and
  * {@code gauges} (values operations reported, e.g. lag), also per interval, and per-interval operation
- * {@code counters}; {@code roles} (each kind of client's pacing, issued and unissued operations). Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
+ * {@code counters}; {@code roles} (each kind of client's pacing, issued and unissued operations); per phase
+ * {@code measured}, {@code operations} and {@code probes}; {@code disruptions} (what each planned disruption did).
+ * Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
  */
@@ -42,7 +44,8 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> mergedRunIds,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Timing> observations,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, GaugeSummary> gauges,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RoleResult> roles) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RoleResult> roles,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DisruptionRecord> disruptions) {
 
     public static final int SCHEMA_VERSION = 2;
 
@@ -65,6 +68,7 @@ public record RunResult(
         observations = observations == null ? Map.of() : ordered(observations);
         gauges = gauges == null ? Map.of() : ordered(gauges);
         roles = roles == null ? List.of() : List.copyOf(roles);
+        disruptions = disruptions == null ? List.of() : List.copyOf(disruptions);
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {
@@ -129,6 +133,6 @@ public record RunResult(
     public RunResult withMetricsAndChecks(Metrics newMetrics, List<Check> newChecks) {
         return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
                 measuredSeconds, clients, environment, parameters, operations, newMetrics.values(), newMetrics.info(),
-                intervals, phases, errors, newChecks, mergedRunIds, observations, gauges, roles);
+                intervals, phases, errors, newChecks, mergedRunIds, observations, gauges, roles, disruptions);
     }
 }

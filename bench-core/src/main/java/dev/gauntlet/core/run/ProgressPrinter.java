@@ -47,6 +47,13 @@ public final class ProgressPrinter implements RunListener {
     }
 
     @Override
+    public void onPhaseStart(String phase, double startSeconds) {
+        if (startSeconds > 0 && !Phase.MEASURE.equals(phase)) {
+            out.printf(Locale.ROOT, "-- phase %s begins at %.1fs%n", phase, startSeconds);
+        }
+    }
+
+    @Override
     public void onPhaseEnd(Phase phase) {
         if (phase.name().equals(Phase.WARMUP)) {
             out.printf(Locale.ROOT, "-- warm-up ended at %.1fs; measuring from here (cumulative figures restart)%n",

@@ -3,7 +3,7 @@ package dev.gauntlet.core.run;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.Phase;
 
-/** Hears the run as it goes: each interval as it closes, each phase as it ends. Called from one thread. */
+/** Hears the run as it goes: each interval as it closes, each phase as it starts and ends. Called from one thread. */
 public interface RunListener {
 
     /**
@@ -14,6 +14,10 @@ public interface RunListener {
     void onInterval(Interval interval, java.util.Map<String, Long> cumulativeCounts, double phaseSeconds);
 
     void onPhaseEnd(Phase phase);
+
+    /** A phase begins (its end is not known yet); the first phase's start is the run's. Does nothing by default. */
+    default void onPhaseStart(String phase, double startSeconds) {
+    }
 
     /** Tells {@code first}, then {@code second}. */
     static RunListener both(RunListener first, RunListener second) {
@@ -28,6 +32,12 @@ public interface RunListener {
             public void onPhaseEnd(Phase phase) {
                 first.onPhaseEnd(phase);
                 second.onPhaseEnd(phase);
+            }
+
+            @Override
+            public void onPhaseStart(String phase, double startSeconds) {
+                first.onPhaseStart(phase, startSeconds);
+                second.onPhaseStart(phase, startSeconds);
             }
         };
     }

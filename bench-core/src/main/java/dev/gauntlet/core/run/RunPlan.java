@@ -19,9 +19,13 @@ import java.util.Set;
  * @param reportEvery  progress and interval-log period
  * @param maxAttempts  attempts per operation on retryable failures (1 = no retry)
  * @param seed         seed for the clients' random generators
+ * @param phases       the timeline, when the plan names its phases; empty: a warm-up (if any) and one measured phase
+ *                     of {@code duration} (or until the iterations are done)
+ * @param disruptions  what happens to the system under test, and when
  */
 public record RunPlan(List<Role> roles, int workers, Duration duration, long iterations, Duration warmup,
-                      Duration ramp, Duration reportEvery, int maxAttempts, long seed) {
+                      Duration ramp, Duration reportEvery, int maxAttempts, long seed, List<PhasePlan> phases,
+                      List<DisruptionPlan> disruptions) {
 
     /** The most worker threads a plan gets by default: clients beyond this take turns. */
     public static final int DEFAULT_MAX_WORKERS = 512;
@@ -39,13 +43,39 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         require(!ramp.isNegative(), "ramp must not be negative");
         require(!reportEvery.isNegative() && !reportEvery.isZero(), "report interval must be positive");
         require(maxAttempts >= 1, "max attempts must be at least 1");
+        phases = phases == null ? List.of() : List.copyOf(phases);
+        disruptions = disruptions == null ? List.of() : List.copyOf(disruptions);
+        Set<String> phaseNames = new HashSet<>();
+        for (int i = 0; i < phases.size(); i++) {
+            PhasePlan ph = phases.get(i);
+            require(phaseNames.add(ph.name()), "two phases are called " + ph.name());
+            require(ph.length() != null || i == phases.size() - 1 && iterations > 0,
+                    "phase " + ph.name() + " needs a length (only the last phase of an iteration-bound run may have none)");
+        }
+        require(phases.isEmpty() || phases.stream().anyMatch(PhasePlan::measured), "no phase is measured");
     }
 
     /** A plan of one role ({@value Role#CLIENTS}) with {@code clients} clients at {@code rate} (0 = closed loop). */
     public RunPlan(int clients, int workers, Duration duration, long iterations, Duration warmup, Duration ramp,
                    double rate, Duration reportEvery, int maxAttempts, long seed) {
         this(List.of(new Role(Role.CLIENTS, clients, rate)), workers, duration, iterations, warmup, ramp, reportEvery,
-                maxAttempts, seed);
+                maxAttempts, seed, List.of(), List.of());
+    }
+
+    /**
+     * The phases the run goes through, in order: the named ones, or a warm-up (when there is one, not measured) and
+     * a measured phase called {@code measure}.
+     */
+    public List<PhasePlan> timeline() {
+        if (!phases.isEmpty()) {
+            return phases;
+        }
+        List<PhasePlan> t = new ArrayList<>();
+        if (!warmup.isZero()) {
+            t.add(new PhasePlan(dev.gauntlet.core.result.Phase.WARMUP, warmup, false));
+        }
+        t.add(new PhasePlan(dev.gauntlet.core.result.Phase.MEASURE, duration, true));
+        return t;
     }
 
     private static void require(boolean condition, String message) {
@@ -90,6 +120,8 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         b.reportEvery = reportEvery;
         b.maxAttempts = maxAttempts;
         b.seed = seed;
+        b.phases.addAll(phases);
+        b.disruptions.addAll(disruptions);
         return b;
     }
 
@@ -139,8 +171,25 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         private Duration reportEvery = Duration.ofSeconds(10);
         private int maxAttempts = 10;
         private long seed = 42;
+        private final List<PhasePlan> phases = new ArrayList<>();
+        private final List<DisruptionPlan> disruptions = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Adds a phase to the timeline; a plan with phases runs exactly them (their lengths replace the warm-up and
+         * duration).
+         */
+        public Builder phase(PhasePlan phase) {
+            phases.add(phase);
+            return this;
+        }
+
+        /** Adds a disruption {@code at} after the start, for {@code length} (null: it runs to completion). */
+        public Builder disruption(Disruption disruption, Duration at, Duration length) {
+            disruptions.add(new DisruptionPlan(disruption, at, length));
+            return this;
         }
 
         public Builder role(Role role) {
@@ -202,7 +251,16 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         public RunPlan build() {
             int clients = roles.stream().mapToInt(Role::clients).sum();
             int threads = workers != null ? workers : Math.max(1, Math.min(clients, DEFAULT_MAX_WORKERS));
-            return new RunPlan(roles, threads, duration, iterations, warmup, ramp, reportEvery, maxAttempts, seed);
+            Duration measured = duration;
+            Duration warm = warmup;
+            if (!phases.isEmpty() && phases.stream().allMatch(p -> p.length() != null)) {
+                // The named phases are the timeline: the duration is what they measure, the warm-up is in them.
+                measured = phases.stream().filter(PhasePlan::measured).map(PhasePlan::length)
+                        .reduce(Duration.ZERO, Duration::plus);
+                warm = Duration.ZERO;
+            }
+            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, ramp, reportEvery,
+                    maxAttempts, seed, phases, disruptions);
         }
     }
 }

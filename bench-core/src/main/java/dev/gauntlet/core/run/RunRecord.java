@@ -1,5 +1,6 @@
 package dev.gauntlet.core.run;
 
+import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.Timing;
@@ -23,7 +24,8 @@ import java.util.Map;
 public record RunRecord(Instant startedAt, Instant endedAt, double measuredSeconds,
                         List<OperationResult> operations, List<Interval> intervals, List<Phase> phases,
                         List<ErrorCount> errors, String stopReason, String fatalError, long unfinishedOperations,
-                        Map<String, Timing> observations, Map<String, GaugeSummary> gauges, List<RoleResult> roles) {
+                        Map<String, Timing> observations, Map<String, GaugeSummary> gauges, List<RoleResult> roles,
+                        List<DisruptionRecord> disruptions) {
 
     public boolean failed() {
         return fatalError != null;

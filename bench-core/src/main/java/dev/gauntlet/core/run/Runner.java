@@ -4,6 +4,7 @@ import dev.gauntlet.core.metrics.ErrorTally;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.metrics.LatencyRecorder;
 import dev.gauntlet.core.metrics.OperationStats;
+import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
@@ -14,6 +15,7 @@ import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.Timing;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -121,11 +123,16 @@ public final class Runner<S> {
         Instant startedAt = Instant.now();
         long startMillis = System.currentTimeMillis();
         startNanos = System.nanoTime();
-        long warmupEnd = startNanos + plan.warmup().toNanos();
-        if (plan.duration() != null) {
-            endNanos = warmupEnd + plan.duration().toNanos();
+        List<PhasePlan> timeline = plan.timeline();
+        long[] phaseEnds = new long[timeline.size()];
+        long boundary = startNanos;
+        for (int i = 0; i < timeline.size(); i++) {
+            Duration length = timeline.get(i).length();
+            boundary = length == null ? NO_DEADLINE : boundary + length.toNanos();
+            phaseEnds[i] = boundary;
         }
-        measuring = plan.warmup().isZero();
+        endNanos = phaseEnds[phaseEnds.length - 1];
+        measuring = timeline.get(0).measured();
         int all = plan.clients();
         for (Role role : plan.roles()) {
             RoleState state = new RoleState(role, role.openLoop()
@@ -151,7 +158,9 @@ public final class Runner<S> {
             t.start();
         }
 
-        Reporter reporter = new Reporter(startMillis, warmupEnd, probesAtStart);
+        Reporter reporter = new Reporter(startMillis, timeline, phaseEnds, probesAtStart);
+        DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), startNanos);
+        disruptions.start();
         reporter.loop();
         // Measured time ends here, at the deadline or the stop, not after the drain below.
         long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
@@ -172,6 +181,7 @@ public final class Runner<S> {
             finish(c);
         }
         countUntakenSlots(endAt);
+        List<DisruptionRecord> disrupted = disruptions.finish();
         reporter.close(endAt);
         Instant endedAt = Instant.now();
         stopReason.compareAndSet(null, plan.duration() != null ? "duration" : "iterations");
@@ -183,7 +193,7 @@ public final class Runner<S> {
                 r.role.rate(), r.issued.sum(), r.unissued.sum(), measured > 0 ? r.issued.sum() / measured : 0)).toList();
         return new RunRecord(startedAt, endedAt, measured, reporter.totals(),
                 reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished,
-                observed, reporter.gaugeTotals, roleResults);
+                observed, reporter.gaugeTotals, roleResults, disrupted);
     }
 
     /** Idle workers wait in the queue; a finished client per worker, due now, sends each back to see the stop. */
@@ -208,6 +218,125 @@ public final class Runner<S> {
             readings.put(p.name(), value);
         }
         return readings;
+    }
+
+    /**
+     * Starts and stops the plan's disruptions at their times, each on a thread of its own (one that runs to
+     * completion must not hold up the next), and records what each did. At the end of the run it switches off any
+     * still on and records the ones that never started.
+     */
+    private final class DisruptionSchedule {
+        private final List<Scheduled> scheduled = new ArrayList<>();
+
+        /** One planned disruption and what it did; fields written by its thread, read after it is joined. */
+        private final class Scheduled implements Runnable {
+            final DisruptionPlan plan;
+            final long startAt;
+            final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+            volatile Double started;
+            volatile Double ended;
+            volatile boolean on;
+            volatile boolean failed;
+            Thread thread;
+
+            Scheduled(DisruptionPlan plan, long runStart) {
+                this.plan = plan;
+                this.startAt = runStart + plan.at().toNanos();
+            }
+
+            @Override
+            public void run() {
+                try {
+                    if (!sleepUntil(startAt)) {
+                        return;
+                    }
+                    started = seconds(System.nanoTime());
+                    on = true;
+                    plan.disruption().start(notes::add);
+                    if (plan.length() == null) {
+                        ended = seconds(System.nanoTime());
+                        on = false;
+                        return;
+                    }
+                    sleepUntil(startAt + plan.length().toNanos());
+                    switchOff();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Exception | LinkageError e) {
+                    failed = true;
+                    notes.add(plan.disruption().name() + " failed: " + e);
+                    switchOff();
+                }
+            }
+
+            /** Undoes a disruption that is on; safe to call twice. */
+            synchronized void switchOff() {
+                if (!on) {
+                    return;
+                }
+                on = false;
+                try {
+                    plan.disruption().stop(notes::add);
+                } catch (Exception | LinkageError e) {
+                    failed = true;
+                    notes.add("stopping " + plan.disruption().name() + " failed: " + e);
+                }
+                ended = seconds(System.nanoTime());
+            }
+
+            DisruptionRecord record() {
+                Double plannedEnd = plan.length() == null ? null
+                        : (plan.at().toNanos() + plan.length().toNanos()) / 1e9;
+                String outcome = started == null ? DisruptionRecord.NOT_STARTED
+                        : failed ? DisruptionRecord.FAILED : DisruptionRecord.DONE;
+                List<String> all = new ArrayList<>(notes);
+                if (started == null) {
+                    all.add("the run ended before its start");
+                }
+                return new DisruptionRecord(plan.disruption().name(), plan.at().toNanos() / 1e9, plannedEnd, started,
+                        ended, outcome, all);
+            }
+        }
+
+        DisruptionSchedule(List<DisruptionPlan> plans, long runStart) {
+            plans.forEach(p -> scheduled.add(new Scheduled(p, runStart)));
+        }
+
+        void start() {
+            for (Scheduled s : scheduled) {
+                s.thread = new Thread(s, "gauntlet-disruption-" + s.plan.disruption().name());
+                s.thread.setDaemon(true);
+                s.thread.start();
+            }
+        }
+
+        /** Waits until {@code at}, or returns false when the run is stopping first. */
+        private boolean sleepUntil(long at) throws InterruptedException {
+            for (long left = at - System.nanoTime(); left > 0; left = at - System.nanoTime()) {
+                if (stopping) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+            }
+            return !stopping;
+        }
+
+        /** Called when the run has ended: nothing stays disrupted; what each disruption did, in plan order. */
+        List<DisruptionRecord> finish() throws InterruptedException {
+            for (Scheduled s : scheduled) {
+                if (s.thread == null) {
+                    continue;
+                }
+                s.thread.interrupt();
+                s.thread.join(TimeUnit.SECONDS.toMillis(30));
+                s.switchOff();
+            }
+            return scheduled.stream().map(Scheduled::record).toList();
+        }
+    }
+
+    private double seconds(long nanoTime) {
+        return (nanoTime - startNanos) / 1e9;
     }
 
     private List<ErrorCount> allErrors() {
@@ -639,10 +768,14 @@ public final class Runner<S> {
 
     // ---------------------------------------------------------------- reporting
 
-    /** Closes intervals on the calling thread; keeps the measure phase's cumulative histograms and counters. */
+    /**
+     * Closes intervals on the calling thread, exactly at every phase boundary; keeps the measured phases' cumulative
+     * histograms and counters, and each phase's own.
+     */
     private final class Reporter {
         final long startMillis;
-        final long warmupEnd;
+        final List<PhasePlan> timeline;
+        final long[] phaseEnds;
         final long everyNanos = plan.reportEvery().toNanos();
         final List<Interval> intervals = new ArrayList<>();
         final List<Phase> phases = new ArrayList<>();
@@ -651,10 +784,14 @@ public final class Runner<S> {
         /** Measured-phase distribution of each observation, and last/min/max of each gauge at interval ends. */
         final Map<String, Histogram> observationTotals = new java.util.TreeMap<>();
         final Map<String, GaugeSummary> gaugeTotals = new java.util.TreeMap<>();
+        /** The current phase's figures per operation, from its intervals. */
+        Map<String, PhaseFigures> phaseFigures = new LinkedHashMap<>();
         long lastTick;
         long nextRegular;
-        long measureStart = -1;
-        long measureEnd = -1;
+        int phaseIndex;
+        long phaseStart;
+        long measuredNanos;
+        boolean measuredYet;
         String phase;
 
         /** One operation's measured-phase totals, and the cumulative counters last seen (for differences). */
@@ -676,19 +813,39 @@ public final class Runner<S> {
             Map<String, Long> lastCounters = Map.of();
         }
 
+        /** One operation over the current phase. */
+        final class PhaseFigures {
+            final Histogram latency = LatencyRecorder.newHistogram();
+            final Map<String, Long> counters = new java.util.TreeMap<>();
+            long errors;
+            long retries;
+
+            IntervalOperation over(double seconds) {
+                LatencySummary l = LatencySummary.of(latency);
+                long count = latency.getTotalCount();
+                return new IntervalOperation(count, seconds > 0 ? count / seconds : 0, l.p50(), l.p95(), l.p99(),
+                        l.max(), errors, retries, HistogramCodec.encode(latency), counters);
+            }
+        }
+
         /** Probe readings when the current phase began. */
         Map<String, Long> phaseProbes;
 
-        Reporter(long startMillis, long warmupEnd, Map<String, Long> probesAtStart) {
+        Reporter(long startMillis, List<PhasePlan> timeline, long[] phaseEnds, Map<String, Long> probesAtStart) {
             this.phaseProbes = probesAtStart;
             this.startMillis = startMillis;
-            this.warmupEnd = warmupEnd;
+            this.timeline = timeline;
+            this.phaseEnds = phaseEnds;
             this.lastTick = startNanos;
             this.nextRegular = startNanos + everyNanos;
-            this.phase = warmupEnd > startNanos ? Phase.WARMUP : Phase.MEASURE;
-            if (phase.equals(Phase.MEASURE)) {
-                measureStart = startNanos;
-            }
+            this.phase = timeline.get(0).name();
+            this.phaseStart = startNanos;
+            this.measuredYet = timeline.get(0).measured();
+            tell(() -> listener.onPhaseStart(phase, 0));
+        }
+
+        boolean phaseMeasured() {
+            return timeline.get(phaseIndex).measured();
         }
 
         /** Returns when the run should end: deadline reached, every client done, or a stop was requested. */
@@ -698,10 +855,7 @@ public final class Runner<S> {
                 if (now >= endNanos) {
                     return; // the final interval is closed after in-flight operations drain
                 }
-                long next = Math.min(nextRegular, endNanos);
-                if (phase.equals(Phase.WARMUP)) {
-                    next = Math.min(next, warmupEnd);
-                }
+                long next = Math.min(nextRegular, Math.min(endNanos, phaseEnds[phaseIndex]));
                 if (now < next) {
                     synchronized (wakeReporter) {
                         if (clientsDone.getCount() > 0 && !stopping) {
@@ -719,21 +873,49 @@ public final class Runner<S> {
                 nextRegular = startNanos + ((now - startNanos) / everyNanos + 1) * everyNanos;
             }
             closeInterval(now);
-            if (phase.equals(Phase.WARMUP) && now >= warmupEnd) {
-                Phase warmup = new Phase(Phase.WARMUP, 0, seconds(now), probeRise());
-                phases.add(warmup);
-                if (intervalLog != null) {
-                    intervalLog.comment(String.format(java.util.Locale.ROOT,
-                            "warm-up ended at %.3f s; the intervals after this line are measured", seconds(now)));
-                }
-                tell(() -> listener.onPhaseEnd(warmup));
-                phase = Phase.MEASURE;
-                measuring = true;
-                measureStart = now;
-                phaseCounts.clear();
+            while (phaseIndex < timeline.size() - 1 && now >= phaseEnds[phaseIndex]) {
+                nextPhase(now);
+            }
+        }
+
+        /** Ends the current phase at {@code now} and begins the next one. */
+        void nextPhase(long now) {
+            Phase done = endPhase(now);
+            phaseIndex++;
+            PhasePlan next = timeline.get(phaseIndex);
+            String previous = phase;
+            phase = next.name();
+            phaseStart = now;
+            measuring = next.measured();
+            if (intervalLog != null) {
+                intervalLog.comment(Phase.WARMUP.equals(previous)
+                        ? String.format(java.util.Locale.ROOT,
+                                "warm-up ended at %.3f s; the intervals after this line are measured", seconds(now))
+                        : String.format(java.util.Locale.ROOT, "phase %s began at %.3f s", phase, seconds(now)));
+            }
+            if (next.measured() && !measuredYet) {
+                // The first measured phase: errors count from here, like everything else in the totals.
+                measuredYet = true;
                 errors = new ErrorTally();
                 retried = new ErrorTally();
             }
+            phaseCounts.clear();
+            tell(() -> listener.onPhaseEnd(done));
+            tell(() -> listener.onPhaseStart(next.name(), seconds(now)));
+        }
+
+        /** The current phase as the result keeps it, ending at {@code end}; its figures start over. */
+        Phase endPhase(long end) {
+            double length = (end - phaseStart) / 1e9;
+            if (phaseMeasured()) {
+                measuredNanos += end - phaseStart;
+            }
+            Map<String, IntervalOperation> figures = new LinkedHashMap<>();
+            phaseFigures.forEach((op, f) -> figures.put(op, f.over(length)));
+            phaseFigures = new LinkedHashMap<>();
+            Phase p = new Phase(phase, seconds(phaseStart), seconds(end), probeRise(), phaseMeasured(), figures);
+            phases.add(p);
+            return p;
         }
 
         /**
@@ -743,13 +925,7 @@ public final class Runner<S> {
         void close(long endAt) {
             long end = Math.max(endAt, lastTick);
             closeInterval(end);
-            Map<String, Long> rise = probeRise();
-            Phase last = phase.equals(Phase.MEASURE) ? new Phase(Phase.MEASURE, seconds(measureStart), seconds(end), rise)
-                    : new Phase(Phase.WARMUP, 0, seconds(end), rise); // stopped during warm-up: nothing was measured
-            if (phase.equals(Phase.MEASURE)) {
-                measureEnd = end;
-            }
-            phases.add(last);
+            Phase last = endPhase(end);
             tell(() -> listener.onPhaseEnd(last));
         }
 
@@ -777,18 +953,14 @@ public final class Runner<S> {
         }
 
         double measuredSeconds() {
-            return measureStart < 0 || measureEnd < 0 ? 0 : (measureEnd - measureStart) / 1e9;
-        }
-
-        double seconds(long nanos) {
-            return (nanos - startNanos) / 1e9;
+            return measuredNanos / 1e9;
         }
 
         void closeInterval(long now) {
             double secs = (now - lastTick) / 1e9;
             long fromMillis = startMillis + TimeUnit.NANOSECONDS.toMillis(lastTick - startNanos);
             long toMillis = startMillis + TimeUnit.NANOSECONDS.toMillis(now - startNanos);
-            boolean measuring = phase.equals(Phase.MEASURE);
+            boolean measuring = phaseMeasured();
             Map<String, IntervalOperation> ops = new LinkedHashMap<>();
             long intervalErrors = 0;
             long intervalRetries = 0;
@@ -840,6 +1012,11 @@ public final class Runner<S> {
                 t.lastCounters = own;
                 long count = snap.latency().getTotalCount();
                 phaseCounts.merge(s.name(), count, Long::sum);
+                PhaseFigures f = phaseFigures.computeIfAbsent(s.name(), n -> new PhaseFigures());
+                f.latency.add(snap.latency());
+                f.errors += dErrors;
+                f.retries += dRetries;
+                intervalCounters.forEach((k, v) -> f.counters.merge(k, v, Long::sum));
                 LatencySummary l = LatencySummary.of(snap.latency());
                 ops.put(s.name(), new IntervalOperation(count, secs > 0 ? count / secs : 0, l.p50(), l.p95(), l.p99(),
                         l.max(), dErrors, dRetries, HistogramCodec.encode(snap.latency()), intervalCounters));
@@ -871,7 +1048,7 @@ public final class Runner<S> {
                     gaugeValues);
             intervals.add(interval);
             lastTick = now;
-            double phaseSeconds = (now - (measuring ? measureStart : startNanos)) / 1e9;
+            double phaseSeconds = (now - phaseStart) / 1e9;
             Map<String, Long> counts = Map.copyOf(phaseCounts);
             tell(() -> listener.onInterval(interval, counts, phaseSeconds));
         }

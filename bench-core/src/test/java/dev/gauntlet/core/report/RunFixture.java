@@ -171,6 +171,6 @@ final class RunFixture {
         return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
                 variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
                 startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
-                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles);
+                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles, List.of());
     }
 }

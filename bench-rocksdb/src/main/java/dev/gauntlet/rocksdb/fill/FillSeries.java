@@ -176,6 +176,6 @@ public final class FillSeries {
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
                 first.variant(), first.command(), first.startedAt(), outcomes.get(outcomes.size() - 1).result().endedAt(),
                 measured, first.clients(), first.environment(), parameters, operations, metrics.values(),
-                metrics.info(), List.of(), List.of(), List.of(), checks, List.of(), Map.of(), Map.of(), List.of());
+                metrics.info(), List.of(), List.of(), List.of(), checks, List.of(), Map.of(), Map.of(), List.of(), List.of());
     }
 }
