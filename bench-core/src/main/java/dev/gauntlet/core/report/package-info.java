@@ -1,0 +1,7 @@
+/**
+ * Reports as functions of results alone: report.md and charts ({@link dev.gauntlet.core.report.RunReport}),
+ * comparisons of sides of one or more runs with confidence intervals ({@link dev.gauntlet.core.report.Comparison}),
+ * and merges of concurrent driver processes ({@link dev.gauntlet.core.report.ResultMerge}). Used by the CLI and by
+ * workloads that write their own summaries; never needs a database.
+ */
+package dev.gauntlet.core.report;
