@@ -1,15 +1,13 @@
 package dev.gauntlet.core.bench;
 
 import dev.gauntlet.core.run.ClientScript;
-import dev.gauntlet.core.run.Attempt;
-import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
 import dev.gauntlet.core.run.Step;
-import dev.gauntlet.core.run.Target;
+import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Workload;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -71,40 +69,6 @@ public class IdleClientsBenchmark {
         }
     }
 
-    /** Sessions are tokens from a bounded pool, as pooled JDBC connections would be. */
-    static final class PooledTokens implements Target<Integer> {
-        private final java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(16);
-
-        @Override
-        public Integer open() throws InterruptedException {
-            permits.acquire();
-            return 1;
-        }
-
-        @Override
-        public void release(Integer session, boolean broken) {
-            permits.release();
-        }
-
-        @Override
-        public boolean sessionPerTransaction() {
-            return true;
-        }
-
-        @Override
-        public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
-            operation.execute(session, attempt);
-        }
-
-        @Override
-        public Failure classify(Throwable error) {
-            return Failure.fatal(error);
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     static final double MEAN_THINK_SECONDS = 2.0;
 
@@ -124,7 +88,7 @@ public class IdleClientsBenchmark {
         };
         RunPlan plan = RunPlan.closedLoop(clients, Duration.ofSeconds(seconds)).withWorkers(64)
                 .withReportEvery(Duration.ofSeconds(5));
-        RunRecord r = new Runner<>(plan, workload, new PooledTokens(), RunListener.NONE, null).run();
+        RunRecord r = new Runner<>(plan, workload, SyntheticTarget.pooled(16), RunListener.NONE, null).run();
         f.operations = r.operations().get(0).count();
         f.opsPerSecond = r.operations().get(0).opsPerSecond();
         f.expectedOpsPerSecond = clients / MEAN_THINK_SECONDS;

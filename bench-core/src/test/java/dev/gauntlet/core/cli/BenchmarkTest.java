@@ -9,7 +9,7 @@ import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.ClientScript;
-import dev.gauntlet.core.run.CountingTarget;
+import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Step;
@@ -49,7 +49,7 @@ class BenchmarkTest {
     private Benchmark.Spec<Integer> spec(Path out, java.util.function.UnaryOperator<RunResult> finisher) {
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(300))
                 .withReportEvery(Duration.ofMillis(200));
-        return new Benchmark.Spec<>(plan, sleeper(), new CountingTarget(false), null, Map.of(), null, out, finisher);
+        return new Benchmark.Spec<>(plan, sleeper(), SyntheticTarget.direct(), null, Map.of(), null, out, finisher);
     }
 
     @Test

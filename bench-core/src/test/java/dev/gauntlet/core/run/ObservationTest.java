@@ -68,17 +68,18 @@ class ObservationTest {
             }
         };
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofMinutes(1)).withIterations(2 * MESSAGES);
-        RunRecord r = new Runner<>(plan, pair, new CountingTarget(false), RunListener.NONE, null).run();
+        RunRecord r = new Runner<>(plan, pair, SyntheticTarget.direct(), RunListener.NONE, null).run();
 
         Timing e2e = r.observations().get("endToEnd");
         assertEquals(MESSAGES, e2e.count());
         Histogram h = HistogramCodec.decode(e2e.histogram());
         double precision = DELAY * 0.001;
         assertTrue(h.getMinValue() >= DELAY - precision, "min " + h.getMinValue() + " ns, delay " + DELAY);
-        // The median, not the maximum: on a busy 2-core machine a thread can be preempted for milliseconds between
-        // the consumer's release and the runner's clock read, which is real latency, not a measuring error.
-        assertTrue(h.getValueAtPercentile(50) <= DELAY + precision, "p50 " + h.getValueAtPercentile(50)
-                + " ns, delay " + DELAY);
+        // At least one observation is the delay within the histogram's precision: a clock error (a wrong anchor, a
+        // unit slip) would shift every one. Not all: on a busy 2-core machine a thread can be preempted for
+        // milliseconds between the consumer's release and the runner's clock read, which is real latency.
+        assertTrue(h.getMinValue() <= DELAY + precision, "min " + h.getMinValue() + " ns, delay " + DELAY);
+        assertTrue(h.getValueAtPercentile(50) <= DELAY * 1.05, "p50 " + h.getValueAtPercentile(50));
         OperationResult produced = r.operations().stream().filter(o -> o.name().equals("produce")).findFirst()
                 .orElseThrow();
         assertEquals(MESSAGES, produced.counter("messages"));
@@ -95,7 +96,7 @@ class ObservationTest {
             attempt.latency("serverReported", 5_000_000);
             attempt.count("rows", 3);
             if (++calls[0] % 2 == 1) {
-                throw new CountingTarget.TestFailure(Failure.Kind.RETRY);
+                throw new SyntheticTarget.Fault(Failure.Kind.RETRY);
             }
         });
         Workload<Integer> w = new Workload<>() {
@@ -110,7 +111,7 @@ class ObservationTest {
             }
         };
         RunRecord r = new Runner<>(RunPlan.closedLoop(1, Duration.ofMinutes(1)).withIterations(5), w,
-                new CountingTarget(false), RunListener.NONE, null).run();
+                SyntheticTarget.direct(), RunListener.NONE, null).run();
         OperationResult read = r.operations().get(0);
         assertEquals(5, read.count());
         assertEquals(5, read.retries());

@@ -33,33 +33,14 @@ class OpenLoopFidelityTest {
     private static final Duration RUN = Duration.ofSeconds(16);
 
     /** Sleeps the service time; an operation that would start during the stall waits for its end first. */
-    private static final class StallingTarget implements Target<Integer> {
+    private static final class Stall {
         private final long stallOffset;
         private volatile long origin;
         private volatile long stallStart = Long.MAX_VALUE;
         private volatile long stallEnd = Long.MAX_VALUE;
 
-        StallingTarget(long stallOffsetNanos) {
+        Stall(long stallOffsetNanos) {
             this.stallOffset = stallOffsetNanos;
-        }
-
-        @Override
-        public Integer open() {
-            return 1;
-        }
-
-        @Override
-        public void release(Integer session, boolean broken) {
-        }
-
-        @Override
-        public boolean sessionPerTransaction() {
-            return false;
-        }
-
-        @Override
-        public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
-            operation.execute(session, attempt);
         }
 
         void work() {
@@ -78,15 +59,6 @@ class OpenLoopFidelityTest {
                 sleepUntil(stallEnd);
             }
             sleepUntil(System.nanoTime() + SERVICE);
-        }
-
-        @Override
-        public Failure classify(Throwable error) {
-            return Failure.fatal(error);
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -133,8 +105,8 @@ class OpenLoopFidelityTest {
     }
 
     private static Histogram reported(long stallOffset) throws InterruptedException {
-        StallingTarget target = new StallingTarget(stallOffset);
-        Operation<Integer> op = Operation.of("op", s -> target.work());
+        Stall stall = new Stall(stallOffset);
+        Operation<Integer> op = Operation.of("op", s -> stall.work());
         Workload<Integer> w = new Workload<>() {
             @Override
             public List<String> operationNames() {
@@ -147,7 +119,7 @@ class OpenLoopFidelityTest {
             }
         };
         RunPlan plan = RunPlan.closedLoop(CLIENTS, RUN).withRate(RATE);
-        RunRecord r = new Runner<>(plan, w, target, RunListener.NONE, null).run();
+        RunRecord r = new Runner<>(plan, w, SyntheticTarget.direct(), RunListener.NONE, null).run();
         OperationResult result = r.operations().get(0);
         Histogram all = HistogramCodec.decode(result.histogram());
         if (result.unissuedLowerBound() != null) {

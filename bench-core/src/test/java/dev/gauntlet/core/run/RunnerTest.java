@@ -10,7 +10,6 @@ import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
-import dev.gauntlet.core.run.CountingTarget.TestFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -52,7 +51,7 @@ class RunnerTest {
         RunPlan plan = RunPlan.closedLoop(4, Duration.ofSeconds(1)).withIterations(25);
         AtomicInteger executed = new AtomicInteger();
         RunRecord r = run(plan, workload(() -> Step.now(Operation.of("op", s -> executed.incrementAndGet()))),
-                new CountingTarget(false));
+                SyntheticTarget.direct());
         assertEquals(100, executed.get());
         assertEquals(100, op(r).count());
         assertEquals("iterations", r.stopReason());
@@ -64,7 +63,7 @@ class RunnerTest {
         // One client can do at most 20 ops/s of a 50 ms operation; asking for 100 ops/s builds a queue, and
         // latency measured from the intended start must show it while service time stays near 50 ms.
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(1)).withRate(100).withIterations(20);
-        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), SyntheticTarget.direct());
         OperationResult op = op(r);
         assertEquals(20, op.count());
         double serviceP50 = op.serviceTime().latencyMs().p50();
@@ -77,7 +76,7 @@ class RunnerTest {
     @Test
     void closedLoopPausesAreNotCountedAsLatency() throws Exception {
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(1)).withIterations(5);
-        RunRecord r = run(plan, workload(() -> Step.after(Duration.ofMillis(40), sleeping(5))), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.after(Duration.ofMillis(40), sleeping(5))), SyntheticTarget.direct());
         OperationResult op = op(r);
         assertEquals(10, op.count());
         assertTrue(op.latencyMs().max() < 40, "think time must not be counted: max " + op.latencyMs().max());
@@ -87,7 +86,7 @@ class RunnerTest {
     void warmupIsExcludedFromTotalsButVisibleInIntervals() throws Exception {
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(400))
                 .withReportEvery(Duration.ofMillis(200));
-        RunRecord r = run(plan, workload(() -> Step.now(sleeping(2))), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct());
         long warm = r.intervals().stream().filter(i -> i.phase().equals(Phase.WARMUP))
                 .mapToLong(i -> i.operations().get("op").count()).sum();
         long measured = r.intervals().stream().filter(i -> i.phase().equals(Phase.MEASURE))
@@ -113,11 +112,11 @@ class RunnerTest {
         Operation<Integer> flaky = Operation.of("op", s -> {
             Thread.sleep(20);
             if (attempts.incrementAndGet() % 3 != 0) {
-                throw new TestFailure(Failure.Kind.RETRY);
+                throw new SyntheticTarget.Fault(Failure.Kind.RETRY);
             }
         });
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(5)).withIterations(4);
-        RunRecord r = run(plan, workload(() -> Step.now(flaky)), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(flaky)), SyntheticTarget.direct());
         OperationResult op = op(r);
         assertEquals(4, op.count());
         assertEquals(8, op.retries());
@@ -136,11 +135,11 @@ class RunnerTest {
             attempt.count("orders", 1);
             Thread.sleep(1);
             if (attempts.incrementAndGet() % 2 == 0) {
-                throw new TestFailure(Failure.Kind.RETRY);
+                throw new SyntheticTarget.Fault(Failure.Kind.RETRY);
             }
         });
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(400)).withReportEvery(Duration.ofMillis(100));
-        RunRecord r = run(plan, workload(() -> Step.now(flaky)), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(flaky)), SyntheticTarget.direct());
         OperationResult op = op(r);
         assertTrue(op.count() > 0 && op.retries() > 0, "operations committed and some were retried");
         assertEquals(op.count(), op.counter("orders"), "one count per committed operation, none per failed attempt");
@@ -151,7 +150,7 @@ class RunnerTest {
         // flight at the boundary, which may land on either side).
         attempts.set(0);
         RunRecord warm = run(plan.withWarmup(Duration.ofMillis(300)), workload(() -> Step.now(flaky)),
-                new CountingTarget(false));
+                SyntheticTarget.direct());
         OperationResult w = op(warm);
         assertTrue(Math.abs(w.counter("orders") - w.count()) <= 2,
                 "warm-up commits excluded: " + w.counter("orders") + " counted for " + w.count() + " measured");
@@ -160,10 +159,10 @@ class RunnerTest {
     @Test
     void retriesAreCappedAndThenCountedAsErrors() throws Exception {
         Operation<Integer> hopeless = Operation.of("op", s -> {
-            throw new TestFailure(Failure.Kind.RETRY);
+            throw new SyntheticTarget.Fault(Failure.Kind.RETRY);
         });
         RunPlan plan = new RunPlan(1, 1, null, 2, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(1), 3, 1);
-        RunRecord r = run(plan, workload(() -> Step.now(hopeless)), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(hopeless)), SyntheticTarget.direct());
         assertEquals(0, op(r).count());
         assertEquals(2, op(r).errors());
         assertEquals(4, op(r).retries());
@@ -172,20 +171,20 @@ class RunnerTest {
 
     @Test
     void connectionLossReconnectsAndKeepsRunning() throws Exception {
-        CountingTarget target = new CountingTarget(false);
+        SyntheticTarget target = SyntheticTarget.direct();
         AtomicInteger calls = new AtomicInteger();
         Operation<Integer> op = Operation.of("op", s -> {
             if (calls.incrementAndGet() == 3) {
-                target.failOpens.set(2); // the server is away for the next two connection attempts
-                throw new TestFailure(Failure.Kind.CONNECTION);
+                target.refuseNextOpens(2); // the server is away for the next two connection attempts
+                throw new SyntheticTarget.Fault(Failure.Kind.CONNECTION);
             }
         });
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(10)).withIterations(10);
         RunRecord r = run(plan, workload(() -> Step.now(op)), target);
         assertNull(r.fatalError());
         assertEquals(9, op(r).count(), "every operation but the one that lost its connection");
-        assertEquals(1, target.broken.get());
-        assertEquals(2, target.opened.get(), "one connection before the loss, one after");
+        assertEquals(1, target.broken());
+        assertEquals(2, target.opened(), "one connection before the loss, one after");
         assertEquals(1, op(r).errors(), "an error is a failed operation, not a reconnect attempt");
         assertEquals(1, countOf(r, "connection"), "the lost connection ended one operation");
         assertEquals(2, countOf(r, ErrorCount.RECONNECT), "two failed reconnects, counted apart");
@@ -200,11 +199,11 @@ class RunnerTest {
 
     @Test
     void pooledSessionsAreBorrowedPerTransactionAndWaitIsRecorded() throws Exception {
-        CountingTarget target = new CountingTarget(true);
+        SyntheticTarget target = SyntheticTarget.pooled(0);
         RunPlan plan = RunPlan.closedLoop(3, Duration.ofSeconds(5)).withIterations(10);
         RunRecord r = run(plan, workload(() -> Step.now(sleeping(1))), target);
-        assertEquals(30, target.opened.get());
-        assertEquals(30, target.released.get());
+        assertEquals(30, target.opened());
+        assertEquals(30, target.released());
         assertNotNull(op(r).poolWait());
         assertEquals(30, op(r).poolWait().count());
     }
@@ -215,7 +214,7 @@ class RunnerTest {
             throw new IllegalStateException("relation \"nope\" does not exist");
         });
         RunRecord r = run(RunPlan.closedLoop(2, Duration.ofSeconds(30)), workload(() -> Step.now(broken)),
-                new CountingTarget(false));
+                SyntheticTarget.direct());
         assertTrue(r.failed());
         assertTrue(r.fatalError().contains("does not exist"), r.fatalError());
         assertEquals("fatal error", r.stopReason());
@@ -224,7 +223,7 @@ class RunnerTest {
     @Test
     void aStopRequestEndsTheRunPromptlyEvenWithClientsThinking() throws Exception {
         Runner<Integer> runner = new Runner<>(RunPlan.closedLoop(50, Duration.ofHours(1)),
-                workload(() -> Step.after(Duration.ofMinutes(10), sleeping(1))), new CountingTarget(false),
+                workload(() -> Step.after(Duration.ofMinutes(10), sleeping(1))), SyntheticTarget.direct(),
                 RunListener.NONE, null);
         Thread stopper = new Thread(() -> {
             try {
@@ -268,7 +267,7 @@ class RunnerTest {
             }
         };
         RunPlan plan = RunPlan.closedLoop(clients, Duration.ofMillis(800)).withWorkers(4);
-        RunRecord r = run(plan, w, new CountingTarget(false));
+        RunRecord r = run(plan, w, SyntheticTarget.direct());
         for (int i = 0; i < clients; i++) {
             assertTrue(executed[i].get() >= 3, "client " + i + " ran " + executed[i].get() + " operations");
         }
@@ -287,7 +286,7 @@ class RunnerTest {
         // One client can do 20 ops/s of a 50 ms operation; asked for 100 ops/s over 1 s, about 80 starts that
         // fell due are never issued. They are counted, and each waited at least until the end of the run.
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(1)).withRate(100);
-        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(50))), SyntheticTarget.direct());
         OperationResult op = op(r);
         long issued = op.count() + op.errors();
         assertEquals(100, issued + op.unissued(), 2, "every start due in the 1 s is accounted for: " + issued
@@ -304,10 +303,10 @@ class RunnerTest {
     void failedOperationsHaveALatency() throws Exception {
         Operation<Integer> slowTimeout = Operation.of("op", s -> {
             Thread.sleep(30);
-            throw new TestFailure(Failure.Kind.TIMEOUT);
+            throw new SyntheticTarget.Fault(Failure.Kind.TIMEOUT);
         });
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(5)).withIterations(5);
-        RunRecord r = run(plan, workload(() -> Step.now(slowTimeout)), new CountingTarget(false));
+        RunRecord r = run(plan, workload(() -> Step.now(slowTimeout)), SyntheticTarget.direct());
         OperationResult op = op(r);
         assertEquals(0, op.count());
         assertEquals(5, op.errors());
@@ -317,8 +316,8 @@ class RunnerTest {
 
     @Test
     void failedPoolBorrowsCountInPoolWaitAndBackoffResetsAfterSuccess() throws Exception {
-        CountingTarget target = new CountingTarget(true);
-        target.failOpens.set(2); // the pool cannot hand out a connection twice, then recovers
+        SyntheticTarget target = SyntheticTarget.pooled(0);
+        target.refuseNextOpens(2); // the pool cannot hand out a connection twice, then recovers
         RunPlan plan = RunPlan.closedLoop(1, Duration.ofSeconds(20)).withIterations(6);
         long t0 = System.nanoTime();
         RunRecord r = run(plan, workload(() -> Step.now(sleeping(1))), target);
@@ -343,7 +342,7 @@ class RunnerTest {
         };
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(30)).withReportEvery(Duration.ofMillis(100));
         long t0 = System.nanoTime();
-        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(1))), new CountingTarget(false), broken,
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(1))), SyntheticTarget.direct(), broken,
                 null).run();
         assertTrue(r.failed());
         assertTrue(r.fatalError().contains("a run listener failed") && r.fatalError().contains("observer bug"),
@@ -385,7 +384,7 @@ class RunnerTest {
         };
         RunPlan plan = RunPlan.builder().role(Role.openLoop("writers", 2, 50)).role(Role.closedLoop("readers", 2))
                 .duration(Duration.ofSeconds(2)).build();
-        RunRecord r = new Runner<>(plan, queue, new CountingTarget(false), RunListener.NONE, null).run();
+        RunRecord r = new Runner<>(plan, queue, SyntheticTarget.direct(), RunListener.NONE, null).run();
         assertEquals(List.of("readers 0/2", "readers 1/2", "writers 0/2", "writers 1/2"),
                 seen.stream().sorted().toList());
         dev.gauntlet.core.result.RoleResult writers = r.roles().get(0);
@@ -417,7 +416,7 @@ class RunnerTest {
         RunRecord r = new Runner<>(plan, workload(() -> Step.now(Operation.of("op", s -> {
             Thread.sleep(2);
             done.incrementAndGet();
-        }))), new CountingTarget(false), RunListener.NONE, null, List.of(committed)).run();
+        }))), SyntheticTarget.direct(), RunListener.NONE, null, List.of(committed)).run();
         Phase warmup = r.phases().get(0);
         Phase measure = r.phases().get(1);
         assertEquals(done.get(), warmup.probe("serverCount") + measure.probe("serverCount"), "the phases add up");
@@ -491,7 +490,7 @@ class RunnerTest {
                 .disruption(broken, Duration.ofMillis(800), null)
                 .disruption(never, Duration.ofSeconds(30), null)
                 .reportEvery(Duration.ofSeconds(10)).build();
-        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), new CountingTarget(false), phases,
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct(), phases,
                 null).run();
 
         assertNull(r.fatalError(), "a failing disruption does not end the run");
@@ -543,7 +542,7 @@ class RunnerTest {
         };
         RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).duration(Duration.ofMillis(400))
                 .disruption(partition, Duration.ofMillis(100), Duration.ofMinutes(10)).build();
-        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), new CountingTarget(false),
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct(),
                 RunListener.NONE, null).run();
         assertEquals(List.of("on", "off"), events, "undone at the end of the run");
         assertEquals("done", r.disruptions().get(0).outcome());

@@ -9,7 +9,7 @@ import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
 import dev.gauntlet.core.run.Step;
-import dev.gauntlet.core.run.Target;
+import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Workload;
 import java.time.Duration;
 import java.util.List;
@@ -52,50 +52,21 @@ public class RunnerOverheadBenchmark {
 
     @Benchmark
     public long run() throws InterruptedException {
-        Operation<Object> nothing = Operation.of("nothing", s -> executed++);
-        Step<Object> step = Step.now(nothing);
-        Workload<Object> workload = new Workload<>() {
+        Operation<Integer> nothing = Operation.of("nothing", s -> executed++);
+        Step<Integer> step = Step.now(nothing);
+        Workload<Integer> workload = new Workload<>() {
             @Override
             public List<String> operationNames() {
                 return List.of("nothing");
             }
 
             @Override
-            public ClientScript<Object> client(int index, int clients, SplittableRandom random) {
+            public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
                 return () -> step;
             }
         };
-        Target<Object> target = new Target<>() {
-            @Override
-            public Object open() {
-                return this;
-            }
-
-            @Override
-            public void release(Object session, boolean broken) {
-            }
-
-            @Override
-            public boolean sessionPerTransaction() {
-                return false;
-            }
-
-            @Override
-            public void transact(Object session, Operation<Object> operation, Attempt attempt) throws Exception {
-                operation.execute(session, attempt);
-            }
-
-            @Override
-            public Failure classify(Throwable error) {
-                return Failure.fatal(error);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
         RunPlan plan = new RunPlan(1, 1, null, num, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 1, 42);
-        RunRecord record = new Runner<>(plan, workload, target, RunListener.NONE, null).run();
+        RunRecord record = new Runner<>(plan, workload, SyntheticTarget.direct(), RunListener.NONE, null).run();
         return record.operations().get(0).count() + executed;
     }
 
