@@ -60,7 +60,8 @@ class ReportCommandTest {
         h.recordValueWithCount(Math.round(ms * 1_000_000), ops);
         Histogram interval = RunFixture.histogram();
         interval.recordValueWithCount(Math.round(ms * 1_000_000), ops / 6);
-        RunFixture f = new RunFixture().variant(variant).operation("newOrder", h).metric("tpmC", ops);
+        RunFixture f = new RunFixture().variant(variant).operation("newOrder", h).metric("tpmC", ops)
+                .observation("endToEnd", RunFixture.millis((int) (ops / 10), ms * 3));
         for (int i = 1; i <= 6; i++) {
             f.interval(new dev.gauntlet.core.result.Interval(10.0 * i, 10, "measure",
                     java.util.Map.of("newOrder", RunFixture.intervalOperation(interval, 10, 0)), 0, 0));
@@ -123,6 +124,10 @@ class ReportCommandTest {
         Histogram h = HistogramCodec.decode(merged.operation("newOrder").orElseThrow().histogram());
         assertEquals(90_000, h.getTotalCount());
         assertEquals(60_000.0 / 90_000 * 100, h.getPercentileAtOrBelowValue(5_000_000), 1e-9);
+        // Observations from the two result files merge exactly too: 6,000 at 12 ms and 3,000 at 24 ms.
+        Histogram e2e = HistogramCodec.decode(merged.observations().get("endToEnd").histogram());
+        assertEquals(9_000, e2e.getTotalCount());
+        assertEquals(6_000.0 / 9_000 * 100, e2e.getPercentileAtOrBelowValue(13_000_000), 1e-9);
         assertEquals(List.of("latency.png", "report.md", "result.json", "throughput.png"), list(out));
         assertTrue(Files.readString(out.resolve("report.md")).contains("| mergedFrom "));
     }

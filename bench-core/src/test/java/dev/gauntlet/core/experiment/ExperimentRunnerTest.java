@@ -1,0 +1,74 @@
+package dev.gauntlet.core.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.cli.Benchmark;
+import dev.gauntlet.core.db.ServerSettings;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.SyntheticTarget;
+import dev.gauntlet.core.run.Workload;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A 2 x 2 matrix runs every cell, repeated and alternating, and writes one comparison of the four. */
+class ExperimentRunnerTest {
+
+    @Test
+    void aTwoByTwoMatrixWritesOneComparison(@TempDir Path out) throws Exception {
+        Experiment matrix = new Experiment("schema x pool", List.of(
+                Dimension.of("schema", List.of("fast", "slow")), Dimension.of("pool", List.of("direct", "pooled"))),
+                List.of(), 2);
+        List<String> order = new ArrayList<>();
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+        // Levels without SQL never touch the database, so no server is needed here.
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(matrix, new ServerSettings(null), 5, quiet)
+                .run(out, (cell, inEffect, dir) -> {
+                    order.add(cell.label());
+                    long millis = cell.level("schema").orElseThrow().name().equals("slow") ? 4 : 1;
+                    Operation<Integer> op = Operation.of("op", s -> Thread.sleep(millis));
+                    Workload<Integer> w = new Workload<>() {
+                        @Override
+                        public List<String> operationNames() {
+                            return List.of("op");
+                        }
+
+                        @Override
+                        public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
+                            return () -> Step.now(op);
+                        }
+                    };
+                    RunPlan plan = RunPlan.closedLoop(1, Duration.ofMillis(300));
+                    return new Benchmark("bench-test", "test", List.of("run"), quiet).run(new Benchmark.Spec<>(plan, w,
+                            cell.level("pool").orElseThrow().name().equals("pooled") ? SyntheticTarget.pooled(1)
+                                    : SyntheticTarget.direct(),
+                            cell.label(), cell.runParameters(inEffect), null, dir, r -> r));
+                }, "Synthetic cells.");
+
+        assertEquals(List.of("fast / direct", "fast / pooled", "slow / direct", "slow / pooled",
+                "fast / direct", "fast / pooled", "slow / direct", "slow / pooled"), order, "A B C D A B C D");
+        assertTrue(outcome.failures().isEmpty(), outcome.failures().toString());
+        assertEquals(4, outcome.cells().size());
+        outcome.cells().forEach(g -> assertEquals(2, g.size(), g.label()));
+        RunResult one = ResultFile.read(out.resolve("slow+pooled").resolve("run-2"));
+        assertEquals("slow", one.parameters().get("schema"));
+        String md = Files.readString(out.resolve("comparison.md"));
+        assertTrue(md.contains("## `fast / direct` vs `slow / pooled`"), md);
+        assertEquals(3, md.split("\n## `fast / direct` vs ", -1).length - 1, "each other cell against the first");
+        assertTrue(md.contains("- schema: `fast`, `slow`") && md.contains("- pool: `direct`, `pooled`"), md);
+        assertTrue(!md.contains("Not like for like"), "the varied dimensions are the experiment's variables\n" + md);
+    }
+}
