@@ -18,8 +18,6 @@ import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.experiment.ExperimentRunner;
 import dev.gauntlet.core.experiment.Level;
 import dev.gauntlet.core.result.Check;
-import dev.gauntlet.core.result.MetricInfo;
-import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunPlan;

@@ -12,7 +12,6 @@ import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.core.run.PhaseProbe;
 import dev.gauntlet.core.run.ProgressPrinter;
-import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;

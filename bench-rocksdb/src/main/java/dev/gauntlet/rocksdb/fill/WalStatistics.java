@@ -2,8 +2,6 @@ package dev.gauntlet.rocksdb.fill;
 
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.rocksdb.HistogramType;
 import org.rocksdb.Statistics;
 import org.rocksdb.TickerType;

@@ -1,8 +1,6 @@
 package dev.gauntlet.rocksdb.jmh;
 
 import dev.gauntlet.core.run.ClientScript;
-import dev.gauntlet.core.run.Attempt;
-import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
