@@ -1,5 +1,6 @@
 package dev.gauntlet.core.experiment;
 
+import dev.gauntlet.core.report.PairComparison;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,18 +51,15 @@ public record Cell(List<Dimension> dimensions, List<Level> levels) {
         return c;
     }
 
-    /** The parameter listing which of a run's parameters are the experiment's variables (not "unlike" conditions). */
-    public static final String VARIABLES = dev.gauntlet.core.report.PairComparison.VARIABLES;
-
     /**
      * What a run of this cell records in its result's parameters: each dimension's level, each setting in effect as
-     * {@code setting NAME}, and under {@value #VARIABLES} the names of those parameters, so a comparison knows they
-     * are what the experiment varies, not differences that make the runs unlike.
+     * {@code setting NAME}, and under {@link PairComparison#VARIABLES} the names of those parameters, so a comparison
+     * knows they are what the experiment varies, not differences that make the runs unlike.
      */
     public Map<String, Object> runParameters(Map<String, String> settingsInEffect) {
         Map<String, Object> p = new LinkedHashMap<>(coordinates());
         settingsInEffect.forEach((k, v) -> p.put("setting " + k, v));
-        p.put(VARIABLES, String.join(", ", p.keySet()));
+        p.put(PairComparison.VARIABLES, String.join(", ", p.keySet()));
         return p;
     }
 

@@ -61,11 +61,6 @@ public record Delta(String metric, Unit unit, Better better, double a, double b,
         samplesB = samplesB == null ? new double[] {b} : samplesB.clone();
     }
 
-    /** A figure of one run per side. */
-    public static Delta single(String metric, Unit unit, Better better, double a, double b) {
-        return new Delta(metric, unit, better, a, b, null, null);
-    }
-
     /** (b - a) / a in percent; 0 when both are 0, NaN when only the baseline is 0 (no finite change). */
     public double changePercent() {
         if (a == b) {

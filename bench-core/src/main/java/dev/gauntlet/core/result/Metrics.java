@@ -40,12 +40,6 @@ public final class Metrics {
         return this;
     }
 
-    public Metrics remove(String name) {
-        values.remove(name);
-        info.remove(name);
-        return this;
-    }
-
     public Map<String, Double> values() {
         return Collections.unmodifiableMap(values);
     }
