@@ -169,8 +169,7 @@ public final class FillCommand implements Callable<Integer> {
         }
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2);
         Path dbRoot = db != null ? db : Files.createTempDirectory("gauntlet-rocksdb-");
-        Benchmark benchmark = new Benchmark("bench-rocksdb", "rocksdb-fill",
-                spec.commandLine().getParseResult().originalArgs(), console);
+        Benchmark benchmark = Benchmark.of(spec, "rocksdb-fill", console);
         FillSeries series = new FillSeries(benchmark, reportEvery, console);
         List<Check> failed = new ArrayList<>();
         try {

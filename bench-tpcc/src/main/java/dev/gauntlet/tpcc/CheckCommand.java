@@ -1,6 +1,7 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.CheckTable;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.RunFailedException;
@@ -10,13 +11,11 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -69,10 +68,10 @@ public final class CheckCommand implements Callable<Integer> {
 
         List<Check> all = new ArrayList<>(consistency);
         all.addAll(mix);
-        print(System.out, all);
-        System.out.println(summary("Consistency checks", consistency));
+        CheckTable.print(System.out, all);
+        System.out.println(CheckTable.summary("Consistency checks", consistency));
         if (run != null) {
-            System.out.println(summary("Mix audit (" + result + ")", mix));
+            System.out.println(CheckTable.summary("Mix audit (" + result + ")", mix));
         }
         List<Check> failed = all.stream().filter(k -> k.status() == Check.Status.FAIL).toList();
         if (!failed.isEmpty()) {
@@ -80,20 +79,5 @@ public final class CheckCommand implements Callable<Integer> {
                     + failed.stream().map(Check::name).collect(Collectors.joining("; ")));
         }
         return ExitCode.OK;
-    }
-
-    /** One aligned line per check: {@code PASS  3.3.2.1 w_ytd = sum(d_ytd) per warehouse  (detail)}. */
-    static void print(PrintStream out, List<Check> checks) {
-        int width = checks.stream().mapToInt(k -> k.name().length()).max().orElse(1);
-        for (Check k : checks) {
-            String detail = k.detail() == null || k.detail().isEmpty() ? "" : "  (" + k.detail() + ")";
-            out.println(String.format(Locale.ROOT, "%-4s  %-" + width + "s%s", k.status(), k.name(), detail).stripTrailing());
-        }
-    }
-
-    /** {@code Consistency checks: PASS} or {@code Consistency checks: FAIL (2 of 12 failed)}. */
-    static String summary(String what, List<Check> checks) {
-        long failed = checks.stream().filter(k -> k.status() == Check.Status.FAIL).count();
-        return failed == 0 ? what + ": PASS" : what + ": FAIL (" + failed + " of " + checks.size() + " failed)";
     }
 }

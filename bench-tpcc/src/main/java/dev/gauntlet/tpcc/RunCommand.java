@@ -1,27 +1,20 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.ConnectionOptions;
-import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.ExperimentOptions;
-import dev.gauntlet.core.cli.OutputDirectory;
-import dev.gauntlet.core.cli.Provenance;
+import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.JdbcTarget;
-import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
-import dev.gauntlet.core.experiment.ExperimentRunner;
 import dev.gauntlet.core.experiment.Level;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunPlan;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -99,46 +92,34 @@ public final class RunCommand implements Callable<Integer> {
     boolean expensiveChecks;
 
     /** Everything fixed before the first run, shared by every variant. */
-    private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation, RunPlan plan,
-                         int lastNameConstant) {
+    private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation,
+                         NURandConstants constants) {
     }
 
     @Override
     public Integer call() {
-        Experiment experiment = experiment();
-        RunPlan plan = plan();
-        Path out = OutputDirectory.check(options.out() != null ? options.out()
-                : OutputDirectory.defaultFor("tpcc", experiment == null ? null : "experiment"));
-        try (Database db = connection.open(TpccDatabase.NAME, System.out)) {
-            Setup setup = setup(db, plan);
-            if (experiment == null) {
-                RunResult r = runOnce(setup, null, out, Map.of());
-                return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
-            }
-            return runExperiment(setup, experiment, out);
-        }
+        validate();
+        return SqlBenchmark.of(spec, "tpcc", connection, options, this::setup)
+                .database(TpccDatabase.NAME)
+                .experiments(experimentOptions, variants(), reload ? "The data was reloaded before each run."
+                        : "The runs followed one another on the same data (not reloaded): later runs meet more rows "
+                        + "(use --reload for identical data).")
+                .plan(this::terminals)
+                .isolation(s -> s.isolation().jdbcLevel())
+                .workload((s, cell) -> new TpccWorkload(s.active(), s.constants(), waits))
+                .parameters((s, cell) -> parameters(s))
+                .probes(s -> List.of(new ServerNewOrders(s.db().settings())))
+                .beforeEachRun((s, cell) -> {
+                    if (reload) {
+                        InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
+                                options.seed());
+                    }
+                })
+                .finish(this::finish)
+                .call();
     }
 
-    private Experiment experiment() {
-        List<Dimension> fromOptions = List.of();
-        if (!variantArgs.isEmpty()) {
-            if (variantArgs.size() < 2) {
-                throw new BadInputException("an experiment needs at least two --variant options (got one)");
-            }
-            try {
-                fromOptions = List.of(new Dimension(Experiment.VARIANT, variantArgs.stream().map(Level::parse).toList()));
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException("--variant " + e.getMessage(), e);
-            }
-        }
-        Experiment experiment = experimentOptions.experiment("variants", fromOptions);
-        if (reload && experiment == null) {
-            throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
-        }
-        return experiment;
-    }
-
-    private RunPlan plan() {
+    private void validate() {
         if (warehouses != null && warehouses < 1) {
             throw new BadInputException("--warehouses must be at least 1 (got " + warehouses + ")");
         }
@@ -149,7 +130,23 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--wait runs 10 terminals per active warehouse; leave out --clients "
                     + "(use --active-warehouses to change the number of terminals)");
         }
-        return options.plan();
+        if (reload && variantArgs.isEmpty() && !experimentOptions.given()) {
+            throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
+        }
+    }
+
+    private List<Dimension> variants() {
+        if (variantArgs.isEmpty()) {
+            return List.of();
+        }
+        if (variantArgs.size() < 2) {
+            throw new BadInputException("an experiment needs at least two --variant options (got one)");
+        }
+        try {
+            return List.of(new Dimension(Experiment.VARIANT, variantArgs.stream().map(Level::parse).toList()));
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--variant " + e.getMessage(), e);
+        }
     }
 
     private Setup setup(Database db, RunPlan plan) {
@@ -173,16 +170,22 @@ public final class RunCommand implements Callable<Integer> {
         if (active > w) {
             throw new BadInputException("--active-warehouses " + active + " is more than the " + w + " warehouses");
         }
-        if (waits) {
-            int terminals = active * Scale.TERMINALS_PER_WAREHOUSE;
-            plan = plan.withClients(terminals);
-            if (!spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
-                // Terminals spend nearly all their time keying and thinking, holding no thread.
-                plan = plan.withWorkers(Math.min(terminals, 64));
-            }
-        }
         Isolation iso = isolation != null ? isolation : dialect.defaultIsolation();
-        return new Setup(db, dialect, w, active, iso, plan, load.lastNameConstant());
+        NURandConstants constants = NURandConstants.forRun(new TpccRandom(plan.seed()), load.lastNameConstant());
+        return new Setup(db, dialect, w, active, iso, constants);
+    }
+
+    /** With --wait: 10 terminals per active warehouse, keying and thinking, so they need few threads. */
+    private RunPlan terminals(Setup s, RunPlan plan) {
+        if (!waits) {
+            return plan;
+        }
+        int terminals = s.active() * Scale.TERMINALS_PER_WAREHOUSE;
+        plan = plan.withClients(terminals);
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
+            plan = plan.withWorkers(Math.min(terminals, 64));
+        }
+        return plan;
     }
 
     private static LoadRecord loadRecord(Database db) {
@@ -197,36 +200,20 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** One run; {@code cellParameters} are an experiment cell's (empty for a single run). */
-    private RunResult runOnce(Setup s, String variant, Path out, Map<String, Object> cellParameters) {
-        NURandConstants constants = NURandConstants.forRun(new TpccRandom(s.plan().seed()), s.lastNameConstant());
-        TpccWorkload workload = new TpccWorkload(s.active(), constants, waits);
+    private Map<String, Object> parameters(Setup s) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("warehouses", s.warehouses());
         parameters.put("activeWarehouses", s.active());
         parameters.put("terminals", waits ? "keying and think times" : "no wait");
         parameters.put("isolation", s.isolation().label());
-        parameters.put("pool", connection.pool().name().toLowerCase(java.util.Locale.ROOT));
-        if (connection.pool() == dev.gauntlet.core.db.PoolMode.POOLED) {
-            parameters.put("poolSize", connection.poolSize());
-        }
         parameters.put("dialect", s.dialect().product());
-        parameters.put("nuRandC", constants.lastName() + "/" + constants.customerId() + "/" + constants.itemId());
+        NURandConstants c = s.constants();
+        parameters.put("nuRandC", c.lastName() + "/" + c.customerId() + "/" + c.itemId());
         parameters.putAll(TpccFigures.definitions(waits));
-        parameters.putAll(cellParameters);
-        try (JdbcTarget target = connection.target(s.db(), s.isolation().jdbcLevel())) {
-            List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
-            if (args.isEmpty() || !args.get(0).equals("run")) {
-                args.add(0, "run"); // the default job runs this command directly
-            }
-            return new Benchmark("bench-tpcc", "tpcc", args, System.out)
-                    .run(new Benchmark.Spec<>(s.plan(), workload, target, variant, parameters,
-                            Provenance.environment(s.db().version(), s.db().settings().url()), out,
-                            r -> finish(r, s), List.of(new ServerNewOrders(s.db().settings()))));
-        }
+        return parameters;
     }
 
-    private RunResult finish(RunResult r, Setup s) {
+    private RunResult finish(Setup s, RunResult r) {
         List<Check> checks = new ArrayList<>(TpccFigures.responseTimeLimits(r));
         checks.addAll(MixAudit.checks(r));
         if (check) {
@@ -243,26 +230,5 @@ public final class RunCommand implements Callable<Integer> {
         } catch (SQLException e) {
             return List.of(Check.fail("3.3.2 consistency checks", "could not run: " + SqlStates.message(e)));
         }
-    }
-
-    private int runExperiment(Setup s, Experiment experiment, Path out) {
-        ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(s.db()),
-                experimentOptions.threshold(), System.out).run(out, (cell, inEffect, dir) -> {
-                    if (reload) {
-                        InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
-                                s.plan().seed());
-                    }
-                    return runOnce(s, cell.label(), dir, cell.runParameters(inEffect));
-                }, reload ? "The data was reloaded before each run." : "The runs followed one another on the same "
-                        + "data (not reloaded): later runs meet more rows (use --reload for identical data).");
-        System.out.println();
-        System.out.print(outcome.markdown());
-        System.out.println();
-        System.out.println("Comparison: " + outcome.comparison());
-        if (!outcome.failures().isEmpty()) {
-            throw new RunFailedException(outcome.failures().size() + " cell(s) failed: "
-                    + String.join("; ", outcome.failures()));
-        }
-        return outcome.anyCheckFailed() ? ExitCode.FAILED : ExitCode.OK;
     }
 }

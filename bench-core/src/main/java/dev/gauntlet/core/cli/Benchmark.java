@@ -3,20 +3,16 @@ package dev.gauntlet.core.cli;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.report.RunReport;
-import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.run.DriverCpu;
-import dev.gauntlet.core.run.PhaseProbe;
 import dev.gauntlet.core.run.ProgressPrinter;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
-import dev.gauntlet.core.run.Target;
-import dev.gauntlet.core.run.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -26,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -54,18 +49,19 @@ public final class Benchmark {
     }
 
     /**
-     * What to run, against what, and what to add to the result afterwards. {@code probes} are read at every phase
-     * boundary (e.g. a server-side counter), besides the driver's CPU which every run has.
+     * The benchmark of a picocli command: the program is the command's root ({@code bench-tpcc}); the command line
+     * stored in results is the command's full name and its arguments as typed ({@code bench-tpcc run --clients 8}),
+     * whether the user typed the subcommand or a default job ran it.
      */
-    public record Spec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
-                          Map<String, Object> parameters, Environment environment, Path outDir,
-                          UnaryOperator<RunResult> finisher, List<PhaseProbe> probes) {
-
-        public Spec(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
-                    Map<String, Object> parameters, Environment environment, Path outDir,
-                    UnaryOperator<RunResult> finisher) {
-            this(plan, workload, target, variant, parameters, environment, outDir, finisher, List.of());
-        }
+    public static Benchmark of(picocli.CommandLine.Model.CommandSpec command, String workload, PrintStream out) {
+        String[] names = command.qualifiedName(" ").split(" ");
+        List<String> path = List.of(names).subList(1, names.length);
+        List<String> typed = command.commandLine().getParseResult().originalArgs();
+        // Parsed from the top, the arguments start with the subcommand's name; run directly (a default job), not.
+        List<String> args = new java.util.ArrayList<>(typed.size() >= path.size()
+                && typed.subList(0, path.size()).equals(path) ? List.of() : path);
+        args.addAll(typed);
+        return new Benchmark(command.root().name(), workload, args, out);
     }
 
     public String commandLine() {
@@ -74,10 +70,11 @@ public final class Benchmark {
                 .collect(Collectors.joining(" "));
     }
 
-    public <S> RunResult run(Spec<S> spec) {
+    public <S> RunResult run(RunSpec<S> spec) {
         RunPlan plan = spec.plan();
-        Path dir = OutputDirectory.create(spec.outDir());
-        announce(spec);
+        Path outDir = spec.outDir() != null ? spec.outDir() : OutputDirectory.defaultFor(workload, null);
+        Path dir = OutputDirectory.create(outDir);
+        announce(spec, outDir);
         CountDownLatch written = new CountDownLatch(1);
         AtomicReference<Runner<S>> runner = new AtomicReference<>();
         Thread onInterrupt = new Thread(() -> {
@@ -101,7 +98,7 @@ public final class Benchmark {
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).
             RunResult measured = toResult(spec, record);
             ResultFile.write(measured, dir.resolve(ResultFile.NAME));
-            RunResult result = spec.finisher().apply(measured);
+            RunResult result = spec.finish().apply(measured);
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
             out.println();
@@ -135,7 +132,7 @@ public final class Benchmark {
         }
     }
 
-    private void announce(Spec<?> spec) {
+    private void announce(RunSpec<?> spec, Path outDir) {
         RunPlan p = spec.plan();
         StringBuilder b = new StringBuilder("Running ").append(workload);
         if (spec.variant() != null) {
@@ -160,10 +157,10 @@ public final class Benchmark {
         }
         b.append(", seed ").append(p.seed());
         out.println(b);
-        out.println("Output: " + spec.outDir() + "  (Ctrl-C stops early and still writes the result)");
+        out.println("Output: " + outDir + "  (Ctrl-C stops early and still writes the result)");
     }
 
-    private <S> RunResult toResult(Spec<S> spec, RunRecord record) {
+    private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {
         RunPlan p = spec.plan();
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("clients", p.clients());

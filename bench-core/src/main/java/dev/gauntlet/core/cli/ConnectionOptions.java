@@ -109,6 +109,11 @@ public final class ConnectionOptions {
 
     /** @param isolation a {@code Connection.TRANSACTION_*} level every session runs at */
     public JdbcTarget target(Database db, int isolation) {
-        return JdbcTarget.of(db.settings(), pool, poolSize, isolation);
+        return target(db, pool, isolation);
+    }
+
+    /** A target in the given mode ({@code --pool}, or an experiment cell's), with {@code --pool-size}. */
+    public JdbcTarget target(Database db, PoolMode mode, int isolation) {
+        return JdbcTarget.of(db.settings(), mode, poolSize, isolation);
     }
 }

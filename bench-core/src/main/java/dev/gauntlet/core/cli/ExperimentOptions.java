@@ -61,6 +61,11 @@ public final class ExperimentOptions {
         }
     }
 
+    /** True when {@code --experiment FILE} was given. */
+    public boolean given() {
+        return file != null;
+    }
+
     public double threshold() {
         return threshold;
     }

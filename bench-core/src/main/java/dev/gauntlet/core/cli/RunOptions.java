@@ -99,7 +99,8 @@ public final class RunOptions {
             throw new BadInputException("--max-attempts must be at least 1 (got " + maxAttempts + ")");
         }
         int threads = workers != null ? workers : Math.min(clients, 512);
-        return new RunPlan(clients, threads, iterations > 0 ? null : duration, iterations, warmup, ramp, rate,
-                reportEvery, maxAttempts, seed());
+        RunPlan.Builder plan = RunPlan.builder().clients(clients, rate).workers(threads).warmup(warmup).ramp(ramp)
+                .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed());
+        return (iterations > 0 ? plan.iterations(iterations) : plan.duration(duration)).build();
     }
 }

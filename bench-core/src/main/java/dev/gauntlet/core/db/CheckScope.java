@@ -30,4 +30,9 @@ public record CheckScope(boolean includeExpensive, String howToRunExpensive, Cha
          */
         Optional<String> find(Connection snapshot) throws SQLException;
     }
+
+    /** Every check runs: for tables with neither expensive checks nor checks valid only on loaded data. */
+    public static CheckScope all() {
+        return new CheckScope(true, "", snapshot -> Optional.empty());
+    }
 }

@@ -18,7 +18,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Thread safety: every {@code record}/{@code count} method may be called concurrently from any thread;
  * {@link #takeInterval} from one thread at a time (the reporter). Counters are cumulative; the reporter derives
- * interval figures from differences, so nothing is lost to a reset racing an increment.
+ * interval figures from differences, so nothing is lost to a reset racing an increment. Counters and histograms are
+ * read one after the other, not atomically: an operation recording at the instant an interval closes may have its
+ * latency in one interval and its counts in the next. Totals over the run are exact.
  */
 public final class OperationStats {
 

@@ -29,7 +29,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The run's time series as PNG charts: throughput per operation, and p95/p99 latency per operation, over the
- * reporting intervals, with phase boundaries as vertical lines. Totals hide autovacuum stalls, checkpoints and
+ * reporting intervals, with each phase a shaded band. Totals hide autovacuum stalls, checkpoints and
  * fault windows; these charts are where they show.
  */
 final class TimelineCharts {
@@ -194,6 +194,14 @@ final class TimelineCharts {
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setXAxisMin(0.0);
         chart.getStyler().setYAxisDecimalPattern("#,##0.###");
+        List<Phase> phases = run.phases();
+        for (int i = 0; i < phases.size() && phases.size() > 1; i++) {
+            Phase p = phases.get(i);
+            // Unmeasured phases grey; measured ones alternate two light tints so neighbours stay apart.
+            Color fill = !p.isMeasured() ? new Color(128, 128, 128, 40)
+                    : i % 2 == 0 ? new Color(70, 130, 180, 28) : new Color(218, 165, 32, 32);
+            chart.addAnnotation(new PhaseBand(p.name(), p.startSeconds(), p.endSeconds(), fill));
+        }
         for (double boundary : phaseBoundaries(run)) {
             chart.addAnnotation(new AnnotationLine(boundary, true, false));
         }
@@ -204,7 +212,7 @@ final class TimelineCharts {
         if (run.phases().isEmpty()) {
             return "seconds since start";
         }
-        StringBuilder t = new StringBuilder("seconds since start (lines: phase boundaries; ");
+        StringBuilder t = new StringBuilder("seconds since start (bands: phases; ");
         for (int i = 0; i < run.phases().size(); i++) {
             Phase p = run.phases().get(i);
             t.append(i == 0 ? "" : ", ").append(p.name()).append(' ')

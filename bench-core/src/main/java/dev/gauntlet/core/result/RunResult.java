@@ -79,6 +79,18 @@ public record RunResult(
         return operations.stream().filter(o -> o.name().equals(name)).findFirst();
     }
 
+    /**
+     * Committed executions of {@code operation} over the whole run, unmeasured phases (warm-up) included: what the
+     * data saw, for checks that compare the data with the run. Results without phases: the measured count.
+     */
+    public long committedOverall(String operation) {
+        if (phases.isEmpty()) {
+            return operation(operation).map(OperationResult::count).orElse(0L);
+        }
+        return phases.stream().map(p -> p.operations().get(operation)).filter(java.util.Objects::nonNull)
+                .mapToLong(IntervalOperation::count).sum();
+    }
+
     public long totalCount() {
         return operations.stream().mapToLong(OperationResult::count).sum();
     }

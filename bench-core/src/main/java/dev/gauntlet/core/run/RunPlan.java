@@ -55,13 +55,6 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         require(phases.isEmpty() || phases.stream().anyMatch(PhasePlan::measured), "no phase is measured");
     }
 
-    /** A plan of one role ({@value Role#CLIENTS}) with {@code clients} clients at {@code rate} (0 = closed loop). */
-    public RunPlan(int clients, int workers, Duration duration, long iterations, Duration warmup, Duration ramp,
-                   double rate, Duration reportEvery, int maxAttempts, long seed) {
-        this(List.of(new Role(Role.CLIENTS, clients, rate)), workers, duration, iterations, warmup, ramp, reportEvery,
-                maxAttempts, seed, List.of(), List.of());
-    }
-
     /**
      * The phases the run goes through, in order: the named ones, or a warm-up (when there is one, not measured) and
      * a measured phase called {@code measure}.
@@ -190,6 +183,11 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         public Builder disruption(Disruption disruption, Duration at, Duration length) {
             disruptions.add(new DisruptionPlan(disruption, at, length));
             return this;
+        }
+
+        /** The one role of a single-role workload ({@value Role#CLIENTS}): {@code clients} at {@code rate} (0 = closed loop). */
+        public Builder clients(int clients, double rate) {
+            return role(new Role(Role.CLIENTS, clients, rate));
         }
 
         public Builder role(Role role) {

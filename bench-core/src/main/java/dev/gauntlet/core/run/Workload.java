@@ -28,4 +28,20 @@ public interface Workload<S> {
     default ClientScript<S> client(ClientId client, SplittableRandom random) {
         return client(client.index(), client.roleClients(), random);
     }
+
+    /** Every client runs {@code operation} back to back: a microbenchmark, or a test of the machinery around it. */
+    static <S> Workload<S> repeating(Operation<S> operation) {
+        Step<S> step = Step.now(operation);
+        return new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of(operation.name());
+            }
+
+            @Override
+            public ClientScript<S> client(int index, int clients, SplittableRandom random) {
+                return () -> step;
+            }
+        };
+    }
 }

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunPlan;
-import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,24 +28,13 @@ class BenchmarkTest {
     Path tmp;
 
     private static Workload<Integer> sleeper() {
-        Operation<Integer> op = Operation.of("op", s -> Thread.sleep(1));
-        return new Workload<>() {
-            @Override
-            public List<String> operationNames() {
-                return List.of("op");
-            }
-
-            @Override
-            public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
-                return () -> Step.now(op);
-            }
-        };
+        return Workload.repeating(Operation.of("op", s -> Thread.sleep(1)));
     }
 
-    private Benchmark.Spec<Integer> spec(Path out, java.util.function.UnaryOperator<RunResult> finisher) {
+    private RunSpec<Integer> spec(Path out, java.util.function.UnaryOperator<RunResult> finisher) {
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(300))
                 .withReportEvery(Duration.ofMillis(200));
-        return new Benchmark.Spec<>(plan, sleeper(), SyntheticTarget.direct(), null, Map.of(), null, out, finisher);
+        return RunSpec.of(plan, sleeper(), SyntheticTarget.direct()).out(out).finish(finisher);
     }
 
     @Test
@@ -101,5 +86,41 @@ class BenchmarkTest {
                 () -> OutputDirectory.check(Path.of("/proc/gauntlet-nope")));
         assertTrue(e.getMessage().startsWith("cannot write to --out /proc/gauntlet-nope"), e.getMessage());
         assertEquals(0, e.getMessage().lines().count() - 1, "one line");
+    }
+
+    /** Like every workload's program: without a subcommand it runs {@code run} directly, as its default job. */
+    @picocli.CommandLine.Command(name = "bench-x", subcommands = RunX.class)
+    static final class RootX implements Runnable {
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().getSubcommands().get("run").execute("--", "a b");
+        }
+    }
+
+    @picocli.CommandLine.Command(name = "run")
+    static final class RunX implements java.util.concurrent.Callable<String> {
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @picocli.CommandLine.Parameters
+        List<String> rest;
+
+        @Override
+        public String call() {
+            return Benchmark.of(spec, "x", System.out).commandLine();
+        }
+    }
+
+    @Test
+    void theStoredCommandLineIsTheSameWhetherTypedOrRunAsADefaultJob() {
+        picocli.CommandLine typed = new picocli.CommandLine(new RootX());
+        typed.execute("run", "--", "a b");
+        assertEquals("bench-x run -- 'a b'", typed.getSubcommands().get("run").getExecutionResult());
+        picocli.CommandLine defaultJob = new picocli.CommandLine(new RootX());
+        defaultJob.execute();
+        assertEquals("bench-x run -- 'a b'", defaultJob.getSubcommands().get("run").getExecutionResult(),
+                "a default job runs the subcommand directly");
     }
 }

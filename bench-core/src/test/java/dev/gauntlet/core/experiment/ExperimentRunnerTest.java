@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.cli.Benchmark;
+import dev.gauntlet.core.cli.RunSpec;
 import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunPlan;
-import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Workload;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,23 +37,12 @@ class ExperimentRunnerTest {
                 .run(out, (cell, inEffect, dir) -> {
                     order.add(cell.label());
                     long millis = cell.level("schema").orElseThrow().name().equals("slow") ? 4 : 1;
-                    Operation<Integer> op = Operation.of("op", s -> Thread.sleep(millis));
-                    Workload<Integer> w = new Workload<>() {
-                        @Override
-                        public List<String> operationNames() {
-                            return List.of("op");
-                        }
-
-                        @Override
-                        public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
-                            return () -> Step.now(op);
-                        }
-                    };
+                    Workload<Integer> w = Workload.repeating(Operation.of("op", s -> Thread.sleep(millis)));
                     RunPlan plan = RunPlan.closedLoop(1, Duration.ofMillis(300));
-                    return new Benchmark("bench-test", "test", List.of("run"), quiet).run(new Benchmark.Spec<>(plan, w,
+                    return new Benchmark("bench-test", "test", List.of("run"), quiet).run(RunSpec.of(plan, w,
                             cell.level("pool").orElseThrow().name().equals("pooled") ? SyntheticTarget.pooled(1)
-                                    : SyntheticTarget.direct(),
-                            cell.label(), cell.runParameters(inEffect), null, dir, r -> r));
+                                    : SyntheticTarget.direct())
+                            .variant(cell.label()).parameters(cell.runParameters(inEffect)).out(dir));
                 }, "Synthetic cells.");
 
         assertEquals(List.of("fast / direct", "fast / pooled", "slow / direct", "slow / pooled",

@@ -161,7 +161,7 @@ class RunnerTest {
         Operation<Integer> hopeless = Operation.of("op", s -> {
             throw new SyntheticTarget.Fault(Failure.Kind.RETRY);
         });
-        RunPlan plan = new RunPlan(1, 1, null, 2, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(1), 3, 1);
+        RunPlan plan = RunPlan.builder().clients(1, 0).iterations(2).reportEvery(Duration.ofSeconds(1)).maxAttempts(3).seed(1).build();
         RunRecord r = run(plan, workload(() -> Step.now(hopeless)), SyntheticTarget.direct());
         assertEquals(0, op(r).count());
         assertEquals(2, op(r).errors());

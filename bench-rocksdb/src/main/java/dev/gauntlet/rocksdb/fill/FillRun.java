@@ -3,6 +3,7 @@ package dev.gauntlet.rocksdb.fill;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.cli.Benchmark;
+import dev.gauntlet.core.cli.RunSpec;
 import dev.gauntlet.core.cli.Provenance;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
@@ -25,10 +26,6 @@ import org.rocksdb.RocksDBException;
  */
 public final class FillRun {
 
-    /** What one run produced. */
-    public record Outcome(RunResult result, RunLine line, WalStatistics statistics, long keysAfterReopen) {
-    }
-
     private final Benchmark benchmark;
     private final Duration reportEvery;
 
@@ -43,24 +40,25 @@ public final class FillRun {
         return RocksDB.rocksdbVersion().toString();
     }
 
-    public Outcome run(FillSettings settings, Path dbDir, Path outDir, long seed, int index, int repeat) {
+    public RunResult run(FillSettings settings, Path dbDir, Path outDir, long seed, int index, int repeat) {
         CompressibleValues values = new CompressibleValues(settings.valueSize(), settings.compressionRatio(), 301);
         FillWorkload workload = new FillWorkload(settings);
-        RunPlan plan = new RunPlan(settings.threads(), settings.threads(), null, workload.stepsPerClient(),
-                Duration.ZERO, Duration.ZERO, 0, reportEvery, 1, seed);
-        Map<String, Object> parameters = parameters(settings, dbDir, index, repeat);
-        Outcome[] outcome = new Outcome[1];
+        RunPlan plan = RunPlan.builder().clients(settings.threads(), 0).iterations(workload.stepsPerClient())
+                .reportEvery(reportEvery).maxAttempts(1).seed(seed).build();
         try (RocksDbStore store = RocksDbStore.create(dbDir, settings)) {
-            RocksDbTarget target = new RocksDbTarget(store, settings, values);
-            RunResult result = benchmark.run(new Benchmark.Spec<>(plan, workload, target,
-                    settings.order().benchmark() + " " + settings.wal().label(), parameters,
-                    Provenance.environment("RocksDB " + rocksDbVersion() + " (rocksdbjni)", dbDir.toString()), outDir,
-                    r -> {
-                        outcome[0] = finish(r, settings, store);
-                        return outcome[0].result();
-                    }));
-            return new Outcome(result, outcome[0].line(), outcome[0].statistics(), outcome[0].keysAfterReopen());
+            return benchmark.run(RunSpec.of(plan, workload, new RocksDbTarget(store, settings, values))
+                    .variant(settings.order().benchmark() + " " + settings.wal().label())
+                    .parameters(parameters(settings, dbDir, index, repeat))
+                    .environment(Provenance.environment("RocksDB " + rocksDbVersion() + " (rocksdbjni)", dbDir.toString()))
+                    .out(outDir).finish(r -> finish(r, settings, store)));
         }
+    }
+
+    /** The run in db_bench's format. */
+    public static RunLine line(FillSettings settings, RunResult r) {
+        long puts = r.operation(FillWorkload.PUT).map(o -> o.count()).orElse(0L);
+        return RunLine.of(settings.order().benchmark(), puts, r.measuredSeconds(), settings.threads(),
+                settings.bytesPerPut());
     }
 
     private static Map<String, Object> parameters(FillSettings s, Path dbDir, int index, int repeat) {
@@ -84,7 +82,7 @@ public final class FillRun {
     }
 
     /** After the runner: final FlushWAL, statistics, close, reopen and count; adds metrics and checks. */
-    private static Outcome finish(RunResult r, FillSettings settings, RocksDbStore store) {
+    private static RunResult finish(RunResult r, FillSettings settings, RocksDbStore store) {
         Metrics metrics = Metrics.of(r);
         List<Check> checks = new ArrayList<>(r.checks());
         if (settings.flushWal().kind() == FlushWalPolicy.Kind.END) {
@@ -100,8 +98,7 @@ public final class FillRun {
         WalStatistics stats = store.walStatistics();
         store.close();
         long keys = RocksDbStore.countKeys(store.dir());
-        RunLine line = RunLine.of(settings.order().benchmark(), puts, r.measuredSeconds(), settings.threads(),
-                settings.bytesPerPut());
+        RunLine line = line(settings, r);
         metrics.add("opsPerSecond", puts / Math.max(r.measuredSeconds(), 1e-9), MetricInfo.higher().addsUp());
         metrics.add("microsPerOp", line.microsPerOp(), MetricInfo.lower());
         metrics.add("mbPerSecond", line.mbPerSecond(), MetricInfo.higher().addsUp());
@@ -114,7 +111,7 @@ public final class FillRun {
             checks.set(checks.size() - 1, Check.fail("puts completed", puts + " of " + settings.num()));
         }
         checks.add(keyCheck(settings, puts, keys));
-        return new Outcome(r.withMetricsAndChecks(metrics, checks), line, stats, keys);
+        return r.withMetricsAndChecks(metrics, checks);
     }
 
     private static Check keyCheck(FillSettings settings, long puts, long keys) {

@@ -55,7 +55,7 @@ public final class FillSeries {
      */
     public Figures run(FillSettings settings, int repeat, Path dbRoot, boolean keepDb, Path outDir, long seed,
                        DbBenchProcess dbBench) {
-        List<FillRun.Outcome> outcomes = new ArrayList<>();
+        List<RunResult> outcomes = new ArrayList<>();
         List<RunLine> lines = new ArrayList<>();
         List<RunLine> dbBenchLines = new ArrayList<>();
         String name = settings.order().benchmark();
@@ -65,10 +65,11 @@ public final class FillSeries {
             out.println();
             out.println("== " + name + " run " + i + " of " + repeat + " (" + settings.wal().label() + ", fresh database "
                     + dbDir + ")");
-            FillRun.Outcome o = fillRun.run(settings, dbDir, outDir.resolve("run-" + i), seed + i - 1, i, repeat);
+            RunResult o = fillRun.run(settings, dbDir, outDir.resolve("run-" + i), seed + i - 1, i, repeat);
             outcomes.add(o);
-            lines.add(o.line());
-            out.println(o.line().format());
+            RunLine line = FillRun.line(settings, o);
+            lines.add(line);
+            out.println(line.format());
             if (!keepDb) {
                 RocksDbStore.delete(dbDir);
             }
@@ -120,18 +121,18 @@ public final class FillSeries {
         return new Figures(combined, List.copyOf(lines), List.copyOf(dbBenchLines));
     }
 
-    private static RunResult combine(FillSettings settings, List<FillRun.Outcome> outcomes, List<RunLine> lines,
+    private static RunResult combine(FillSettings settings, List<RunResult> outcomes, List<RunLine> lines,
                                      List<RunLine> dbBenchLines, DbBenchProcess dbBench) {
-        RunResult first = outcomes.get(0).result();
-        double measured = outcomes.stream().mapToDouble(o -> o.result().measuredSeconds()).sum();
+        RunResult first = outcomes.get(0);
+        double measured = outcomes.stream().mapToDouble(o -> o.measuredSeconds()).sum();
         List<OperationResult> operations = new ArrayList<>();
         for (OperationResult op : first.operations()) {
             Histogram latency = new Histogram(3);
             Histogram service = new Histogram(3);
             long count = 0;
             long errors = 0;
-            for (FillRun.Outcome o : outcomes) {
-                OperationResult part = o.result().operation(op.name()).orElseThrow();
+            for (RunResult o : outcomes) {
+                OperationResult part = o.operation(op.name()).orElseThrow();
                 latency.add(HistogramCodec.decode(part.histogram()));
                 if (part.serviceTime() != null) {
                     service.add(HistogramCodec.decode(part.serviceTime().histogram()));
@@ -146,7 +147,7 @@ public final class FillSeries {
         RepeatSummary ours = RepeatSummary.of(lines);
         SideBySide.putSummary(metrics, SideBySide.OURS, ours);
         SideBySide.putRuns(metrics, SideBySide.OURS, lines);
-        WalStatistics total = outcomes.stream().map(FillRun.Outcome::statistics).reduce(WalStatistics.NONE, WalStatistics::plus);
+        WalStatistics total = outcomes.stream().map(WalStatistics::of).reduce(WalStatistics.NONE, WalStatistics::plus);
         long puts = lines.stream().mapToLong(RunLine::operations).sum();
         if (settings.statistics()) {
             total.addTo(metrics, "total", puts);
@@ -160,7 +161,7 @@ public final class FillSeries {
         }
         List<Check> checks = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
-            for (Check c : outcomes.get(i).result().checks()) {
+            for (Check c : outcomes.get(i).checks()) {
                 checks.add(new Check("run " + (i + 1) + ": " + c.name(), c.status(), c.detail()));
             }
         }
@@ -174,7 +175,7 @@ public final class FillSeries {
                     .replace("--seed=1", "--seed=<run seed>"));
         }
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
-                first.variant(), first.command(), first.startedAt(), outcomes.get(outcomes.size() - 1).result().endedAt(),
+                first.variant(), first.command(), first.startedAt(), outcomes.get(outcomes.size() - 1).endedAt(),
                 measured, first.clients(), first.environment(), parameters, operations, metrics.values(),
                 metrics.info(), List.of(), List.of(), List.of(), checks, List.of(), Map.of(), Map.of(), List.of(), List.of());
     }

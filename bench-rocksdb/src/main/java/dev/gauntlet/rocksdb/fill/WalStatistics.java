@@ -23,6 +23,13 @@ public record WalStatistics(long walBytes, long walSyncs, long writesWithWal, lo
                 statistics.getHistogramData(HistogramType.WRITE_STALL).getCount());
     }
 
+    /** The statistics a run's result holds as metrics (by {@link #addTo} with no prefix); none: zeros. */
+    public static WalStatistics of(dev.gauntlet.core.result.RunResult r) {
+        java.util.function.ToLongFunction<String> m = name -> Math.round(r.metrics().getOrDefault(name, 0.0));
+        return new WalStatistics(m.applyAsLong("walBytes"), m.applyAsLong("walSyncs"), m.applyAsLong("writesWithWal"),
+                m.applyAsLong("stallMicros"), m.applyAsLong("writeStalls"));
+    }
+
     /**
      * Adds these statistics to {@code m} as result metrics (names prefixed with {@code prefix}, per put where it
      * makes sense). WAL bytes and syncs are what durability costs, stalls what the write path lost: fewer is better

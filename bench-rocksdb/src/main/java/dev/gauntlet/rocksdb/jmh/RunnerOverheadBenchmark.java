@@ -1,17 +1,12 @@
 package dev.gauntlet.rocksdb.jmh;
 
-import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
-import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Workload;
-import java.time.Duration;
-import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,19 +46,8 @@ public class RunnerOverheadBenchmark {
     @Benchmark
     public long run() throws InterruptedException {
         Operation<Integer> nothing = Operation.of("nothing", s -> executed++);
-        Step<Integer> step = Step.now(nothing);
-        Workload<Integer> workload = new Workload<>() {
-            @Override
-            public List<String> operationNames() {
-                return List.of("nothing");
-            }
-
-            @Override
-            public ClientScript<Integer> client(int index, int clients, SplittableRandom random) {
-                return () -> step;
-            }
-        };
-        RunPlan plan = new RunPlan(1, 1, null, num, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 1, 42);
+        Workload<Integer> workload = Workload.repeating(nothing);
+        RunPlan plan = RunPlan.builder().clients(1, 0).iterations(num).maxAttempts(1).build();
         RunRecord record = new Runner<>(plan, workload, SyntheticTarget.direct(), RunListener.NONE, null).run();
         return record.operations().get(0).count() + executed;
     }

@@ -103,7 +103,7 @@ class ErrorPolicyTest {
                 s.executeUpdate("update counter set v = v + 1 where id = 1");
             }
         });
-        RunPlan plan = new RunPlan(4, 4, null, 25, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 200, 7);
+        RunPlan plan = RunPlan.builder().clients(4, 0).iterations(25).maxAttempts(200).seed(7).build();
         RunRecord r = run(plan, increment, JdbcTarget.direct(settings()));
         OperationResult op = r.operations().get(0);
         assertNull(r.fatalError());
@@ -222,7 +222,7 @@ class ErrorPolicyTest {
                 s.executeQuery("select pg_sleep(1)").close();
             }
         });
-        RunPlan plan = new RunPlan(1, 1, null, 3, Duration.ZERO, Duration.ZERO, 0, Duration.ofSeconds(10), 3, 1);
+        RunPlan plan = RunPlan.builder().clients(1, 0).iterations(3).maxAttempts(3).seed(1).build();
         RunRecord r = run(plan, slow, JdbcTarget.direct(settings()));
         assertNull(r.fatalError());
         assertEquals(3, count(r, "timeout"));

@@ -1,0 +1,80 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.result.Environment;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.PhaseProbe;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.Target;
+import dev.gauntlet.core.run.Workload;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * One run as {@link Benchmark#run} takes it: what to run ({@code plan}, {@code workload}, {@code target}) and the
+ * rest, each with a default, set by name:
+ *
+ * <pre>{@code
+ * RunSpec.of(plan, workload, target).out(dir).parameters(Map.of("rows", rows)).finish(r -> r.withChecks(...))
+ * }</pre>
+ *
+ * @param variant     the name of this run in comparisons (an experiment cell's label), or null
+ * @param parameters  workload parameters recorded in the result, after the plan's own
+ * @param environment what ran it (database version, machine); null: the machine only
+ * @param outDir      where {@code result.json}, {@code report.md}, charts and the interval log go; null:
+ *                    {@code results/<workload>-<timestamp>-<id>}
+ * @param finish      finishing work on the measured result (metrics, checks); it is on disk before this starts
+ * @param probes      counters read at every phase boundary (e.g. a server-side count), besides driver CPU
+ */
+public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
+                         Map<String, Object> parameters, Environment environment, Path outDir,
+                         UnaryOperator<RunResult> finish, List<PhaseProbe> probes) {
+
+    public RunSpec {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(target, "target");
+        parameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        probes = List.copyOf(probes);
+        Objects.requireNonNull(finish, "finish");
+    }
+
+    /** A run with no variant, parameters, finishing work or probes, writing to the default output directory. */
+    public static <S> RunSpec<S> of(RunPlan plan, Workload<S> workload, Target<S> target) {
+        return new RunSpec<>(plan, workload, target, null, Map.of(), null, null, r -> r, List.of());
+    }
+
+    public RunSpec<S> variant(String name) {
+        return new RunSpec<>(plan, workload, target, name, parameters, environment, outDir, finish, probes);
+    }
+
+    /** Adds parameters (later ones win). */
+    public RunSpec<S> parameters(Map<String, ?> more) {
+        Map<String, Object> p = new LinkedHashMap<>(parameters);
+        p.putAll(more);
+        return new RunSpec<>(plan, workload, target, variant, p, environment, outDir, finish, probes);
+    }
+
+    public RunSpec<S> environment(Environment env) {
+        return new RunSpec<>(plan, workload, target, variant, parameters, env, outDir, finish, probes);
+    }
+
+    public RunSpec<S> out(Path dir) {
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, dir, finish, probes);
+    }
+
+    public RunSpec<S> finish(UnaryOperator<RunResult> work) {
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, work, probes);
+    }
+
+    /** Adds probes read at every phase boundary. */
+    public RunSpec<S> probes(List<? extends PhaseProbe> more) {
+        List<PhaseProbe> p = new ArrayList<>(probes);
+        p.addAll(more);
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, finish, p);
+    }
+}

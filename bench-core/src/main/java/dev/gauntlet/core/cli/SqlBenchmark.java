@@ -1,0 +1,243 @@
+package dev.gauntlet.core.cli;
+
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.db.PoolMode;
+import dev.gauntlet.core.db.ServerSettings;
+import dev.gauntlet.core.experiment.Cell;
+import dev.gauntlet.core.experiment.Dimension;
+import dev.gauntlet.core.experiment.Experiment;
+import dev.gauntlet.core.experiment.ExperimentRunner;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.PhaseProbe;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.Workload;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * A SQL workload's {@code run} command, from parsed options to exit code. The workload says what is its own; this
+ * does the rest the same way for every workload:
+ *
+ * <ol>
+ *   <li>options are checked (the plan, the experiment, the output directory) before anything is opened;</li>
+ *   <li>the database is opened ({@code --url}, else the embedded PostgreSQL) and the workload <b>prepares</b>: reads
+ *       what is loaded, loads when asked, refuses with a {@link BadInputException} when it cannot run;</li>
+ *   <li>one run, or with {@code --experiment}/dimension options every cell of the matrix in turn (its SQL applied
+ *       and read back, {@code --repeat} alternating), each with the same seed;</li>
+ *   <li>each run: the workload's {@link Workload}, a {@link JdbcTarget} per {@code --pool} (or the cell's
+ *       {@value #POOL} level), parameters, probes, then <b>finish</b> (the workload's metrics and checks) on the
+ *       measured result, which is on disk first;</li>
+ *   <li>exit 0, or {@link ExitCode#FAILED} when a check failed; an experiment also writes {@code comparison.md}.</li>
+ * </ol>
+ *
+ * <pre>{@code
+ * return SqlBenchmark.of(spec, "kv", connection, options, KvSetup::read)
+ *         .workload((setup, cell) -> new KvWorkload(setup.keys(), readShare))
+ *         .finish((setup, result) -> result.withChecks(KvChecks.run(setup)))
+ *         .call();
+ * }</pre>
+ *
+ * @param <P> what the workload prepared (the loaded scale, constants drawn for the run, the database handle)
+ */
+public final class SqlBenchmark<P> {
+
+    /** The dimension whose levels ({@code direct}, {@code pooled}) choose the connection mode of a cell. */
+    public static final String POOL = "pool";
+
+    /** Reads (and, when asked, loads) what the runs need; throws {@link BadInputException} when it cannot run. */
+    @FunctionalInterface
+    public interface Preparation<P> {
+        P prepare(Database db, RunPlan plan);
+    }
+
+    /** Something made afresh for each run from what was prepared and the run's cell ({@link #SINGLE} alone). */
+    @FunctionalInterface
+    public interface PerRun<P, T> {
+        T make(P prepared, Cell cell);
+    }
+
+    /** The cell of a run that is not part of an experiment: no dimensions. */
+    public static final Cell SINGLE = new Cell(List.of(), List.of());
+
+    private final CommandSpec command;
+    private final String workloadName;
+    private final ConnectionOptions connection;
+    private final RunOptions options;
+    private final Preparation<P> preparation;
+    private PrintStream out = System.out;
+    private String database;
+    private BiFunction<P, RunPlan, RunPlan> plan = (p, plan) -> plan;
+    private PerRun<P, Workload<Connection>> workload;
+    private ToIntFunction<P> isolation = p -> Connection.TRANSACTION_READ_COMMITTED;
+    private PerRun<P, Map<String, ?>> parameters = (p, c) -> Map.of();
+    private Function<P, List<? extends PhaseProbe>> probes = p -> List.of();
+    private BiConsumer<P, Cell> beforeEachRun = (p, c) -> { };
+    private BiFunction<P, RunResult, RunResult> finish = (p, r) -> r;
+    private ExperimentOptions experimentOptions;
+    private List<Dimension> dimensions = List.of();
+    private String experimentNotes = "";
+
+    private SqlBenchmark(CommandSpec command, String workloadName, ConnectionOptions connection, RunOptions options,
+                         Preparation<P> preparation) {
+        this.command = command;
+        this.workloadName = workloadName;
+        this.connection = connection;
+        this.options = options;
+        this.preparation = preparation;
+        this.database = workloadName;
+    }
+
+    /**
+     * @param command     the picocli {@code run} command (its name and arguments are stored in every result)
+     * @param workload    the workload's short name: results, directories and the embedded database are named by it
+     * @param preparation what happens once, after the database is open and before the first run
+     */
+    public static <P> SqlBenchmark<P> of(CommandSpec command, String workload, ConnectionOptions connection,
+                                         RunOptions options, Preparation<P> preparation) {
+        return new SqlBenchmark<>(command, workload, connection, options, preparation);
+    }
+
+    /** The embedded database's name (default: the workload's name). */
+    public SqlBenchmark<P> database(String name) {
+        database = name;
+        return this;
+    }
+
+    /** Changes the plan {@code --clients}, {@code --rate} and the others made (roles, a client count from the data). */
+    public SqlBenchmark<P> plan(BiFunction<P, RunPlan, RunPlan> change) {
+        plan = change;
+        return this;
+    }
+
+    public SqlBenchmark<P> workload(PerRun<P, Workload<Connection>> make) {
+        workload = make;
+        return this;
+    }
+
+    /** The {@code Connection.TRANSACTION_*} level every session runs at (default: read committed). */
+    public SqlBenchmark<P> isolation(ToIntFunction<P> level) {
+        isolation = level;
+        return this;
+    }
+
+    /** The workload's parameters, recorded in each result after the plan's and the connection's. */
+    public SqlBenchmark<P> parameters(PerRun<P, Map<String, ?>> make) {
+        parameters = make;
+        return this;
+    }
+
+    /** Counters read at every phase boundary (e.g. a server-side count), besides the driver's CPU. */
+    public SqlBenchmark<P> probes(Function<P, List<? extends PhaseProbe>> make) {
+        probes = make;
+        return this;
+    }
+
+    /** Work before each run of an experiment, after the cell's SQL (e.g. reloading the data). */
+    public SqlBenchmark<P> beforeEachRun(BiConsumer<P, Cell> work) {
+        beforeEachRun = work;
+        return this;
+    }
+
+    /** Finishing work on each measured result: the workload's figures and checks. */
+    public SqlBenchmark<P> finish(BiFunction<P, RunResult, RunResult> work) {
+        finish = work;
+        return this;
+    }
+
+    /**
+     * Experiments: {@code --experiment FILE}, or the {@code dimensions} the workload's own options gave (none given:
+     * a single run unless the file is).
+     *
+     * @param notes what the comparison should say about how the runs followed one another
+     */
+    public SqlBenchmark<P> experiments(ExperimentOptions experimentOptions, List<Dimension> dimensions, String notes) {
+        this.experimentOptions = experimentOptions;
+        this.dimensions = List.copyOf(dimensions);
+        this.experimentNotes = notes;
+        return this;
+    }
+
+    public SqlBenchmark<P> console(PrintStream console) {
+        out = console;
+        return this;
+    }
+
+    /** Runs it: the exit code for picocli. */
+    public int call() {
+        Objects.requireNonNull(workload, "a SqlBenchmark needs a workload");
+        Experiment experiment = experimentOptions == null ? null
+                : experimentOptions.experiment(workloadName + " experiment", dimensions);
+        if (experiment != null) {
+            experiment.dimensions().stream().filter(d -> d.name().equals(POOL)).flatMap(d -> d.levels().stream())
+                    .forEach(l -> {
+                        try {
+                            PoolMode.parse(l.name());
+                        } catch (IllegalArgumentException e) {
+                            throw new BadInputException(e.getMessage(), e);
+                        }
+                    });
+        }
+        RunPlan base = options.plan();
+        Path outDir = OutputDirectory.check(options.out() != null ? options.out()
+                : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));
+        try (Database db = connection.open(database, out)) {
+            P prepared = preparation.prepare(db, base);
+            RunPlan runPlan = plan.apply(prepared, base);
+            if (experiment == null) {
+                RunResult r = runOnce(db, prepared, runPlan, SINGLE, Map.of(), outDir);
+                return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
+            }
+            return runExperiment(db, prepared, runPlan, experiment, outDir);
+        }
+    }
+
+    private RunResult runOnce(Database db, P prepared, RunPlan runPlan, Cell cell, Map<String, String> inEffect,
+                              Path dir) {
+        PoolMode pool = cell.level(POOL).map(l -> PoolMode.parse(l.name())).orElse(connection.pool());
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("pool", pool.name().toLowerCase(Locale.ROOT));
+        if (pool == PoolMode.POOLED) {
+            p.put("poolSize", connection.poolSize());
+        }
+        p.putAll(parameters.make(prepared, cell));
+        if (cell != SINGLE) {
+            p.putAll(cell.runParameters(inEffect));
+        }
+        try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared))) {
+            return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
+                    .variant(cell == SINGLE ? null : cell.label()).parameters(p)
+                    .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
+                    .probes(probes.apply(prepared)).finish(r -> finish.apply(prepared, r)));
+        }
+    }
+
+    private int runExperiment(Database db, P prepared, RunPlan runPlan, Experiment experiment, Path outDir) {
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(db),
+                experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
+                    beforeEachRun.accept(prepared, cell);
+                    return runOnce(db, prepared, runPlan, cell, inEffect, dir);
+                }, experimentNotes);
+        out.println();
+        out.print(outcome.markdown());
+        out.println();
+        out.println("Comparison: " + outcome.comparison());
+        if (!outcome.failures().isEmpty()) {
+            throw new RunFailedException(outcome.failures().size() + " cell(s) failed: "
+                    + String.join("; ", outcome.failures()));
+        }
+        return outcome.anyCheckFailed() ? ExitCode.FAILED : ExitCode.OK;
+    }
+}
