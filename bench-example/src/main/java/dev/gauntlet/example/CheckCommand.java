@@ -4,9 +4,6 @@ import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.CheckTable;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
-import dev.gauntlet.core.cli.RunFailedException;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.example.checks.KvChecks;
 import dev.gauntlet.example.schema.KvSchema;
@@ -32,17 +29,13 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<Check> checks;
-        try (Database db = connection.open(KvCommand.NAME, System.out);
-                Connection c = db.settings().connectForAdmin()) {
+        List<Check> checks = connection.admin(KvCommand.NAME, "checks", c -> {
             KvSchema.Loaded loaded = KvSchema.loaded(c);
             if (loaded == null) {
                 throw new BadInputException("no kv table; run init first");
             }
-            checks = KvChecks.run(c, keys != null ? keys : highestKey(c) + 1, loaded.valueSize());
-        } catch (SQLException e) {
-            throw new RunFailedException("checks could not run: " + SqlStates.message(e), e);
-        }
+            return KvChecks.run(c, keys != null ? keys : highestKey(c) + 1, loaded.valueSize());
+        });
         CheckTable.print(System.out, checks);
         System.out.println(CheckTable.summary("kv checks", checks));
         return checks.stream().anyMatch(k -> k.status() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;

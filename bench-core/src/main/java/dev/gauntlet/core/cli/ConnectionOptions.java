@@ -8,6 +8,8 @@ import dev.gauntlet.core.db.LocalPostgres;
 import dev.gauntlet.core.db.PoolMode;
 import dev.gauntlet.core.result.Redaction;
 import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
 import picocli.CommandLine.Option;
 
 /** The database options every SQL workload spells the same way. */
@@ -92,6 +94,25 @@ public final class ConnectionOptions {
                 throw e;
             }
             throw new RunFailedException("could not start the embedded PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
+    /** Work on an admin connection (auto-commit, no statement timeout). */
+    @FunctionalInterface
+    public interface AdminWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Opens the database as {@link #open} does and runs {@code work} on an admin connection: what {@code init},
+     * {@code check} and {@code drop} commands do. A SQL failure ends the command with one line,
+     * {@code <what> failed: <message>}.
+     */
+    public <T> T admin(String databaseName, String what, AdminWork<T> work) {
+        try (Database db = open(databaseName, System.out); Connection c = db.settings().connectForAdmin()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new RunFailedException(what + " failed: " + dev.gauntlet.core.db.SqlStates.message(e), e);
         }
     }
 
