@@ -5,6 +5,7 @@ import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.tpcc.schema.Schema;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;

@@ -1,5 +1,6 @@
 package dev.gauntlet.tpcc;
 
+import dev.gauntlet.tpcc.workload.Isolation;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
@@ -18,12 +16,9 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,53 +54,6 @@ class TpccCommandTest {
         cli.setErr(new PrintWriter(err, true));
         int code = cli.execute(all.toArray(String[]::new));
         return new Outcome(code, err.toString());
-    }
-
-    private static Map<String, Long> counts(Connection c) throws Exception {
-        Map<String, Long> m = new HashMap<>();
-        try (Statement s = c.createStatement()) {
-            for (String q : List.of("SELECT count(*) FROM \"order\"", "SELECT count(*) FROM new_order",
-                    "SELECT count(*) FROM order_line", "SELECT sum(d_next_o_id) FROM district",
-                    "SELECT sum(s_order_cnt) FROM stock")) {
-                try (ResultSet rs = s.executeQuery(q)) {
-                    rs.next();
-                    m.put(q, rs.getLong(1));
-                }
-            }
-        }
-        return m;
-    }
-
-    @Test
-    void aRolledBackNewOrderLeavesNoTraceAndACommittedOneLeavesExactlyItsRows() throws Exception {
-        ConnectionSettings settings = new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
-        try (JdbcTarget target = JdbcTarget.direct(settings); Connection c = target.open()) {
-            Map<String, Long> before = counts(c);
-            c.commit();
-            NewOrder rollback = new NewOrder(1, 3, 7, new NewOrder.Line[] {
-                    new NewOrder.Line(5, 1, 3), new NewOrder.Line(Scale.UNUSED_ITEM_ID, 1, 1)}, true);
-            target.transact(c, rollback, new dev.gauntlet.core.run.Attempt());
-            assertEquals(before, counts(c), "the unused item rolled everything back");
-            c.commit();
-            Map<String, Long> counted = new HashMap<>();
-            rollback.committed((name, n) -> counted.merge(name, n, Long::sum));
-            assertEquals(Map.of("rolledBack", 1L), counted);
-
-            NewOrder ok = new NewOrder(1, 3, 7, new NewOrder.Line[] {
-                    new NewOrder.Line(5, 1, 3), new NewOrder.Line(9, 2, 1)}, false);
-            target.transact(c, ok, new dev.gauntlet.core.run.Attempt());
-            Map<String, Long> after = counts(c);
-            c.commit();
-            assertEquals(before.get("SELECT count(*) FROM \"order\"") + 1, after.get("SELECT count(*) FROM \"order\""));
-            assertEquals(before.get("SELECT count(*) FROM new_order") + 1, after.get("SELECT count(*) FROM new_order"));
-            assertEquals(before.get("SELECT count(*) FROM order_line") + 2, after.get("SELECT count(*) FROM order_line"));
-            assertEquals(before.get("SELECT sum(d_next_o_id) FROM district") + 1,
-                    after.get("SELECT sum(d_next_o_id) FROM district"));
-            assertEquals(before.get("SELECT sum(s_order_cnt) FROM stock") + 2, after.get("SELECT sum(s_order_cnt) FROM stock"));
-            counted.clear();
-            ok.committed((name, n) -> counted.merge(name, n, Long::sum));
-            assertEquals(Map.of("orderLines", 2L, "remoteOrderLines", 1L), counted);
-        }
     }
 
     @Test

@@ -1,0 +1,43 @@
+package dev.gauntlet.tpcc.figures;
+
+import dev.gauntlet.core.result.Check;
+import java.util.Locale;
+
+/**
+ * A share of what a run did that the mix audit judges (clauses 5.2.3 and 9.2.2.5), e.g. New-Order rollbacks
+ * out of New-Orders. The spec's band holds for runs of hours; a shorter correct run strays out of it by chance
+ * alone, so the share also passes inside the {@link BinomialInterval} around the share the workload draws,
+ * which fails a correct run at most 1 time in 1,000. A sample too small for that interval to exclude "none"
+ * and "all" is SKIP: the test would then accept a workload that never did the thing.
+ *
+ * @param name         the check's name, e.g. {@code 9.2.2 New-Order rollbacks}
+ * @param what         the share in the detail, e.g. {@code rollbacks}
+ * @param of           what it is a share of, plural, e.g. {@code New-Orders}
+ * @param drawnPercent the share the workload draws, e.g. 1.0
+ * @param specLo       the spec's band, in percent
+ * @param specHi       its upper end; 100 for a minimum only
+ */
+record AuditedShare(String name, String what, String of, double drawnPercent, double specLo, double specHi) {
+
+    Check judge(long part, long whole) {
+        if (whole == 0) {
+            return Check.skip(name, "no " + of + " ran");
+        }
+        BinomialInterval interval = BinomialInterval.around(drawnPercent / 100, whole);
+        if (interval.vacuous()) {
+            return Check.skip(name, String.format(Locale.ROOT, "%,d %s are too few: the %s around the drawn %.2f%% "
+                            + "(%.2f%%..%.2f%%) would accept none or all of them; needs at least %,d", whole, of,
+                    BinomialInterval.NAME, drawnPercent, interval.loPercent(), interval.hiPercent(),
+                    BinomialInterval.leastMeaningfulSample(drawnPercent / 100)));
+        }
+        double pct = 100.0 * part / whole;
+        boolean accepted = (pct >= specLo && pct <= specHi) || interval.accepts(part);
+        String spec = specHi >= 100 ? String.format(Locale.ROOT, "at least %.2f%%", specLo)
+                : String.format(Locale.ROOT, "%.2f-%.2f%%", specLo, specHi);
+        String detail = String.format(Locale.ROOT, "%s %.2f%% of %,d %s; accepted %.2f%%..%.2f%% (spec %s; %s around "
+                        + "the drawn %.2f%%: %.2f%%..%.2f%%)", what, pct, whole, of,
+                Math.min(specLo, interval.loPercent()), Math.max(specHi, interval.hiPercent()), spec,
+                BinomialInterval.NAME, drawnPercent, interval.loPercent(), interval.hiPercent());
+        return accepted ? Check.pass(name, detail) : Check.fail(name, detail);
+    }
+}

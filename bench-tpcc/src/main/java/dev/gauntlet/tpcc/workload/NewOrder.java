@@ -1,0 +1,242 @@
+package dev.gauntlet.tpcc.workload;
+
+import dev.gauntlet.core.metrics.Counters;
+import dev.gauntlet.core.run.Operation;
+import java.math.BigDecimal;
+import java.sql.Array;
+import dev.gauntlet.core.run.Attempt;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
+ * orders ending in an unused item id that rolls the whole transaction back. Three statements (round trips
+ * cost the driver more CPU than anything else it does): the district's next order id with the order, its
+ * new_order row and the customer and warehouse; all stock rows joined with their items in one UPDATE (in
+ * key order, so concurrent orders do not deadlock); all order lines in one INSERT.
+ *
+ * <p>Any other item or stock row found missing is damaged data and stops the run with a
+ * {@link DamagedDataException} naming it: passed off as a rollback it would count as committed work that never
+ * happened (the runner counts every operation that returns normally).
+ */
+public final class NewOrder implements Operation<Connection> {
+
+    public static final String NAME = "newOrder";
+
+    /** Clause 2.4.1.4: the share of orders that end in the unused item id and roll back. */
+    public static final int ROLLBACK_PERCENT = 1;
+    /** Clause 2.4.1.5: the share of order lines supplied by a remote warehouse (when there is one). */
+    public static final int REMOTE_LINE_PERCENT = 1;
+
+    record Line(int item, int supplyWarehouse, int quantity) {
+    }
+
+    /** The district's next order id, the order and its new_order row, and the customer and warehouse: one trip. */
+    private static final String ORDER = "WITH d AS (UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+            + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1 AS o_id), "
+            + "o AS (INSERT INTO \"order\" (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) "
+            + "SELECT o_id, ?, ?, ?, now(), NULL, ?, ? FROM d RETURNING o_id), "
+            + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id) "
+            + "SELECT n.no_o_id, d.d_tax, c_discount, c_last, c_credit, w_tax FROM n, d, customer "
+            + "JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+    /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
+    private static final String EXISTING_ITEMS = "SELECT i_id FROM item WHERE i_id = ANY (?)";
+    private static final String[] UPDATE_STOCK = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
+    private static final String INSERT_LINES = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, "
+            + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
+            + "SELECT ?, ?, ?, v.n, v.i, v.sw, NULL, v.q, v.a, v.dist "
+            + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[], ?::decimal[], ?::text[]) AS v(n, i, sw, q, a, dist)";
+
+    static {
+        for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
+            UPDATE_STOCK[d] = "UPDATE stock SET "
+                    + "s_quantity = CASE WHEN s_quantity >= v.q + 10 THEN s_quantity - v.q ELSE s_quantity - v.q + 91 END, "
+                    + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + v.remote "
+                    + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[]) AS v(i, w, q, remote) "
+                    + "JOIN item ON i_id = v.i WHERE s_i_id = v.i AND s_w_id = v.w "
+                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d, i_price, i_name, i_data, s_data", d);
+        }
+    }
+
+    private final int warehouse;
+    private final int district;
+    private final int customer;
+    private final Line[] lines;
+    private final boolean rollback;
+
+    NewOrder(int warehouse, int district, int customer, Line[] lines, boolean rollback) {
+        this.warehouse = warehouse;
+        this.district = district;
+        this.customer = customer;
+        this.lines = lines;
+        this.rollback = rollback;
+    }
+
+    /** Input per clause 2.4.1, lines sorted by (supply warehouse, item) so stock rows are locked in key order. */
+    static NewOrder random(Home home, TpccRandom r) {
+        int count = r.uniform(5, 15);
+        boolean rollback = r.uniform(1, 100) <= ROLLBACK_PERCENT;
+        Line[] lines = new Line[count];
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            int supply = home.activeWarehouses() > 1 && r.uniform(1, 100) <= REMOTE_LINE_PERCENT
+                    ? home.remoteWarehouse(r) : home.warehouse();
+            int item;
+            do {
+                item = rollback && i == count - 1 ? Scale.UNUSED_ITEM_ID : r.itemId(home.constants());
+            } while (!seen.add((long) supply << 32 | item));
+            lines[i] = new Line(item, supply, r.uniform(1, 10));
+        }
+        Arrays.sort(lines, Comparator.comparingInt(Line::supplyWarehouse).thenComparingInt(Line::item));
+        // Clause 2.4.1.2: the district is drawn anew each time; only Stock-Level uses the terminal's own.
+        int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);
+        return new NewOrder(home.warehouse(), district, r.customerId(home.constants()), lines, rollback);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
+        int orderId;
+        boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
+        try (PreparedStatement s = c.prepareStatement(ORDER)) {
+            int i = 0;
+            s.setInt(++i, warehouse);
+            s.setInt(++i, district);
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, customer);
+            s.setInt(++i, lines.length);
+            s.setInt(++i, allLocal ? 1 : 0);
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, warehouse);
+            s.setInt(++i, district);
+            s.setInt(++i, customer);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("district or customer " + warehouse + "/" + district + "/" + customer
+                            + " not found");
+                }
+                // The taxes, discount and credit are read as clause 2.4.2.2 says; no terminal shows the total.
+                orderId = rs.getInt(1);
+            }
+        }
+        // Stock of every line in one key-ordered UPDATE joined with the items: an unused item id matches no
+        // row, so fewer rows come back than lines were ordered.
+        Map<Long, String> distInfo = new HashMap<>();
+        Map<Integer, BigDecimal> prices = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(UPDATE_STOCK[district])) {
+            s.setArray(1, ints(c, Line::item));
+            s.setArray(2, ints(c, Line::supplyWarehouse));
+            s.setArray(3, ints(c, Line::quantity));
+            s.setArray(4, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    distInfo.put(key(rs.getInt(2), rs.getInt(1)), rs.getString(3));
+                    prices.put(rs.getInt(1), rs.getBigDecimal(4));
+                }
+            }
+        }
+        List<Line> missing = Arrays.stream(lines)
+                .filter(l -> !distInfo.containsKey(key(l.supplyWarehouse(), l.item()))).toList();
+        if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
+            // Clause 2.4.2.3: the unused item id rolls the whole order back; not an error.
+            c.rollback();
+            return;
+        }
+        if (!missing.isEmpty() || rollback) {
+            throw damaged(c, missing);
+        }
+        Integer[] numbers = new Integer[lines.length];
+        BigDecimal[] amounts = new BigDecimal[lines.length];
+        String[] dists = new String[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            Line l = lines[i];
+            numbers[i] = i + 1;
+            amounts[i] = prices.get(l.item()).multiply(BigDecimal.valueOf(l.quantity()));
+            dists[i] = distInfo.get(key(l.supplyWarehouse(), l.item()));
+        }
+        try (PreparedStatement s = c.prepareStatement(INSERT_LINES)) {
+            s.setInt(1, orderId);
+            s.setInt(2, district);
+            s.setInt(3, warehouse);
+            s.setArray(4, c.createArrayOf("int4", numbers));
+            s.setArray(5, ints(c, Line::item));
+            s.setArray(6, ints(c, Line::supplyWarehouse));
+            s.setArray(7, ints(c, Line::quantity));
+            s.setArray(8, c.createArrayOf("numeric", amounts));
+            s.setArray(9, c.createArrayOf("text", dists));
+            s.executeUpdate();
+        }
+    }
+
+    private static long key(int supplyWarehouse, int item) {
+        return (long) supplyWarehouse << 32 | item;
+    }
+
+    /**
+     * Why the lines in {@code missing} found no stock row, naming each: its item is gone, or only its stock
+     * row at the supplying warehouse; or, for an order meant to roll back, that the unused item id exists.
+     */
+    private DamagedDataException damaged(Connection c, List<Line> missing) throws SQLException {
+        Set<Integer> items = new HashSet<>();
+        try (PreparedStatement s = c.prepareStatement(EXISTING_ITEMS)) {
+            s.setArray(1, c.createArrayOf("int4", missing.stream().map(Line::item).toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    items.add(rs.getInt(1));
+                }
+            }
+        }
+        List<String> what = new ArrayList<>();
+        for (Line l : missing) {
+            if (l.item() != Scale.UNUSED_ITEM_ID) {
+                what.add(items.contains(l.item()) ? "no stock row for item " + l.item() + " at warehouse "
+                        + l.supplyWarehouse() : "no item " + l.item());
+            }
+        }
+        if (what.isEmpty()) {
+            what.add("item " + Scale.UNUSED_ITEM_ID + ", the id meant to be unused, in stock");
+        }
+        return new DamagedDataException("New-Order of warehouse " + warehouse + " district " + district + " found "
+                + String.join(", ", what) + " (only item " + Scale.UNUSED_ITEM_ID + " is meant to be missing)");
+    }
+
+    private Array ints(Connection c, java.util.function.ToIntFunction<Line> field) throws SQLException {
+        Integer[] values = new Integer[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            values[i] = field.applyAsInt(lines[i]);
+        }
+        return c.createArrayOf("int4", values);
+    }
+
+    /** What this transaction did, counted once it commits. */
+    void committed(Counters counters) {
+        if (rollback) {
+            counters.add("rolledBack", 1);
+            return;
+        }
+        counters.add("orderLines", lines.length);
+        counters.add("remoteOrderLines", Arrays.stream(lines).filter(l -> l.supplyWarehouse() != warehouse).count());
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+        committed(attempt::count); // held by the attempt until it commits
+    }
+}

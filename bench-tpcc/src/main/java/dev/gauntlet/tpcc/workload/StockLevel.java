@@ -1,0 +1,59 @@
+package dev.gauntlet.tpcc.workload;
+
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.Attempt;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The Stock-Level transaction (clause 2.8), read-only: distinct items of the district's last 20 orders whose
+ * stock is below a threshold of 10-20, in one query. The district is the terminal's own.
+ */
+final class StockLevel implements Operation<Connection> {
+
+    static final String NAME = "stockLevel";
+
+    private static final String LOW_STOCK = "SELECT count(DISTINCT s_i_id) FROM district "
+            + "JOIN order_line ON ol_w_id = d_w_id AND ol_d_id = d_id "
+            + "AND ol_o_id >= d_next_o_id - 20 AND ol_o_id < d_next_o_id "
+            + "JOIN stock ON s_w_id = ol_w_id AND s_i_id = ol_i_id "
+            + "WHERE d_w_id = ? AND d_id = ? AND s_quantity < ?";
+
+    private final int warehouse;
+    private final int district;
+    private final int threshold;
+
+    StockLevel(int warehouse, int district, int threshold) {
+        this.warehouse = warehouse;
+        this.district = district;
+        this.threshold = threshold;
+    }
+
+    static StockLevel random(Home home, TpccRandom r) {
+        return new StockLevel(home.warehouse(), home.district(), r.uniform(10, 20));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    void execute(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(LOW_STOCK)) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setInt(3, threshold);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+            }
+        }
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws SQLException {
+        execute(c);
+    }
+}
