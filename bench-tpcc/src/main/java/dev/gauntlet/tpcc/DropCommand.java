@@ -2,12 +2,7 @@ package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
-import dev.gauntlet.core.cli.RunFailedException;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.tpcc.schema.Schema;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,12 +16,10 @@ public final class DropCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Database db = connection.open(TpccDatabase.NAME, System.out); Connection c = db.settings().connectForAdmin()) {
+        return connection.admin(TpccDatabase.NAME, "drop", c -> {
             Schema.drop(c);
             System.out.println("Dropped the TPC-C tables.");
             return ExitCode.OK;
-        } catch (SQLException e) {
-            throw new RunFailedException("drop failed: " + SqlStates.message(e), e);
-        }
+        });
     }
 }
