@@ -12,13 +12,14 @@ package dev.gauntlet.core.run;
  */
 public final class Attempt {
 
-    enum Kind { COUNT, LATENCY, LATENCY_SINCE, GAUGE }
+    enum Kind { COUNT, LATENCY, LATENCY_SINCE, GAUGE, GAUGE_MILLIS_SINCE }
 
     private long intendedNanoTime;
     private int size;
     private Kind[] kinds = new Kind[4];
     private String[] names = new String[4];
     private long[] values = new long[4];
+    private final java.util.ArrayList<Runnable> onCommit = new java.util.ArrayList<>(2);
 
     /**
      * An attempt outside a run (a test or a tool executing an operation directly): what the operation says is held
@@ -55,6 +56,22 @@ public final class Attempt {
         add(Kind.GAUGE, gauge, value);
     }
 
+    /**
+     * A gauge of age: the milliseconds from {@code epochNanos} (a {@link RunClock} timestamp in the data, e.g. when
+     * the newest message read was produced) to this attempt's commit; e.g. consumer lag in time.
+     */
+    public void gaugeMillisSince(String gauge, long epochNanos) {
+        add(Kind.GAUGE_MILLIS_SINCE, gauge, epochNanos);
+    }
+
+    /**
+     * Work for when this attempt commits (and never if it fails or is retried): bookkeeping that must follow the
+     * database, e.g. a consumer's ledger of the offsets it has read. Runs on the worker, after the commit.
+     */
+    public void afterCommit(Runnable action) {
+        onCommit.add(action);
+    }
+
     private void add(Kind kind, String name, long value) {
         if (size == names.length) {
             kinds = java.util.Arrays.copyOf(kinds, size * 2);
@@ -72,10 +89,11 @@ public final class Attempt {
     void begin(long intendedNanoTime) {
         this.intendedNanoTime = intendedNanoTime;
         size = 0;
+        onCommit.clear();
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return size == 0 && onCommit.isEmpty();
     }
 
     /** Hands what was said to {@code sink}, in order; {@code LATENCY_SINCE} values are epoch timestamps. */
@@ -85,6 +103,10 @@ public final class Attempt {
             names[i] = null;
         }
         size = 0;
+        for (Runnable action : onCommit) {
+            action.run();
+        }
+        onCommit.clear();
     }
 
     @FunctionalInterface

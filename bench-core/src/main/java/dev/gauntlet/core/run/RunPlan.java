@@ -129,7 +129,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     /** The single role's rate changed (open loop when positive). */
     public RunPlan withRate(double opsPerSecond) {
         Role only = onlyRole("withRate");
-        return toBuilder().replaceRoles(List.of(new Role(only.name(), only.clients(), opsPerSecond))).build();
+        return toBuilder().roles(List.of(new Role(only.name(), only.clients(), opsPerSecond))).build();
     }
 
     public RunPlan withIterations(long perClient) {
@@ -139,7 +139,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     /** The single role's client count changed. */
     public RunPlan withClients(int newClients) {
         Role only = onlyRole("withClients");
-        return toBuilder().replaceRoles(List.of(new Role(only.name(), newClients, only.rate()))).build();
+        return toBuilder().roles(List.of(new Role(only.name(), newClients, only.rate()))).build();
     }
 
     public RunPlan withWorkers(int threads) {
@@ -195,7 +195,8 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
             return this;
         }
 
-        Builder replaceRoles(List<Role> newRoles) {
+        /** Replaces the roles with {@code newRoles}. */
+        public Builder roles(List<Role> newRoles) {
             roles.clear();
             roles.addAll(newRoles);
             return this;

@@ -603,9 +603,15 @@ public final class Runner<S> {
                 case COUNT -> s.counters().add(name, value);
                 case LATENCY -> observation(name).record(value, stripe);
                 case LATENCY_SINCE -> observation(name).record(RunClock.epochNanos(commitNanoTime) - value, stripe);
-                case GAUGE -> gauges.computeIfAbsent(name, n -> new java.util.concurrent.atomic.AtomicLong()).set(value);
+                case GAUGE -> gauge(name).set(value);
+                case GAUGE_MILLIS_SINCE -> gauge(name).set(Math.max(0,
+                        (RunClock.epochNanos(commitNanoTime) - value) / 1_000_000));
             }
         });
+    }
+
+    private java.util.concurrent.atomic.AtomicLong gauge(String name) {
+        return gauges.computeIfAbsent(name, n -> new java.util.concurrent.atomic.AtomicLong());
     }
 
     private LatencyRecorder observation(String name) {

@@ -1,0 +1,102 @@
+package dev.gauntlet.queue.checks;
+
+import dev.gauntlet.core.db.CheckScope;
+import dev.gauntlet.core.db.SqlCheck;
+import dev.gauntlet.core.db.SqlChecks;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.queue.pubsub.DeliveryLedger;
+import dev.gauntlet.queue.schema.LogSchema;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each), and
+ * every group's committed offsets agree with what its readers say they read, with no message lost or read twice.
+ */
+public final class DeliveryChecks {
+
+    public static final String LOST = "no message lost";
+    public static final String DUPLICATES = "no message delivered twice";
+    public static final String OFFSETS = "committed offsets match what the readers read";
+
+    private DeliveryChecks() {
+    }
+
+    /** The verdict: the checks, and the totals the summary line prints. */
+    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog) {
+
+        public boolean passed() {
+            return checks.stream().noneMatch(k -> k.status() == Check.Status.FAIL);
+        }
+
+        /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}. */
+        public String line() {
+            return String.format(java.util.Locale.ROOT, "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed)",
+                    passed() ? "PASS" : "FAIL", lost, duplicates, backlog);
+        }
+    }
+
+    /** The log's own invariants, per partition: offsets from 0 to the tip, none missing, none beyond. */
+    public static List<SqlCheck> table(int partitions) {
+        List<SqlCheck> checks = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            String t = LogSchema.table(p);
+            checks.add(new SqlCheck(t + " holds every offset below its tip",
+                    "SELECT tip, n AS messages FROM (SELECT (SELECT next_offset FROM log_tip WHERE partition = " + p
+                            + ") AS tip, (SELECT count(*) FROM " + t + " WHERE msg_offset >= 0 AND msg_offset < "
+                            + "(SELECT next_offset FROM log_tip WHERE partition = " + p + ")) AS n) x WHERE tip <> n",
+                    "tip", false, false));
+            checks.add(new SqlCheck(t + " has no offset outside 0..tip",
+                    "SELECT msg_offset FROM " + t + " WHERE msg_offset < 0 OR msg_offset >= "
+                            + "(SELECT next_offset FROM log_tip WHERE partition = " + p + ")", "msg_offset", false, false));
+        }
+        return checks;
+    }
+
+    /** The log's checks, then what the ledger says about each group, against the committed offsets. */
+    public static Delivery run(Connection c, DeliveryLedger ledger) throws SQLException {
+        List<Check> checks = new ArrayList<>(SqlChecks.run(c, table(ledger.partitions()), CheckScope.all()));
+        long lost = 0;
+        long duplicates = 0;
+        long backlog = 0;
+        List<String> disagree = new ArrayList<>();
+        String firstLost = null;
+        for (DeliveryLedger.Tally t : ledger.tallies()) {
+            lost += t.lost();
+            duplicates += t.duplicates();
+            if (t.lost() > 0 && firstLost == null) {
+                firstLost = "group " + (t.group() + 1) + " partition " + t.partition();
+            }
+            long[] offsets = offsets(c, t.group(), t.partition());
+            backlog += offsets[1] - offsets[0];
+            if (offsets[0] != t.reached()) {
+                disagree.add("group " + (t.group() + 1) + " partition " + t.partition() + ": committed " + offsets[0]
+                        + ", read up to " + t.reached());
+            }
+        }
+        checks.add(lost == 0 ? Check.pass(LOST, "0 lost") : Check.fail(LOST, lost + " lost, first in " + firstLost));
+        checks.add(duplicates == 0 ? Check.pass(DUPLICATES, "0 duplicates")
+                : Check.fail(DUPLICATES, duplicates + " delivered more than once"));
+        checks.add(disagree.isEmpty()
+                ? Check.pass(OFFSETS, backlog + " messages produced but not yet consumed (summed over groups)")
+                : Check.fail(OFFSETS, String.join("; ", disagree.subList(0, Math.min(3, disagree.size())))));
+        return new Delivery(checks, lost, duplicates, backlog);
+    }
+
+    /** {committed offset of the group, tip of the partition}. */
+    private static long[] offsets(Connection c, int group, int partition) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT o.next_offset, t.next_offset FROM consumer_offsets o "
+                + "JOIN log_tip t USING (partition) WHERE o.grp = ? AND o.partition = ?")) {
+            p.setInt(1, group);
+            p.setInt(2, partition);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+}

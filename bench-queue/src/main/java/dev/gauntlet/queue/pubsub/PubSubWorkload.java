@@ -1,0 +1,85 @@
+package dev.gauntlet.queue.pubsub;
+
+import dev.gauntlet.core.run.ClientId;
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Pub/sub over the log: {@value #WRITERS} publish batches to the partitions in turn (writer {@code i} starting at
+ * partition {@code i}); {@value #READERS} are spread over the consumer groups ({@code readersPerGroup} each) and
+ * poll their group's partitions, each preferring its own, so any number of readers per group works: fewer than the
+ * partitions and a reader serves several, more and the extra ones find every partition taken (empty polls) and
+ * stand by. A reader whose poll found nothing waits {@code pollInterval} before the next.
+ */
+public final class PubSubWorkload implements Workload<Connection> {
+
+    public static final String WRITERS = "writers";
+    public static final String READERS = "readers";
+
+    private final int partitions;
+    private final int groups;
+    private final int readersPerGroup;
+    private final int writeBatch;
+    private final int readBatch;
+    private final int payloadBytes;
+    private final Duration pollInterval;
+    private final DeliveryLedger ledger;
+
+    public PubSubWorkload(int partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
+                          int payloadBytes, Duration pollInterval, DeliveryLedger ledger) {
+        this.partitions = partitions;
+        this.groups = groups;
+        this.readersPerGroup = readersPerGroup;
+        this.writeBatch = writeBatch;
+        this.readBatch = readBatch;
+        this.payloadBytes = payloadBytes;
+        this.pollInterval = pollInterval;
+        this.ledger = ledger;
+    }
+
+    /** {@code read-g1}, the operation of group 1's readers. */
+    public static String readOperation(int group) {
+        return Consume.name(group);
+    }
+
+    public static final String WRITE = Publish.NAME;
+
+    @Override
+    public List<String> operationNames() {
+        List<String> names = new ArrayList<>(List.of(Publish.NAME));
+        for (int g = 0; g < groups; g++) {
+            names.add(Consume.name(g));
+        }
+        return names;
+    }
+
+    @Override
+    public ClientScript<Connection> client(ClientId client, SplittableRandom random) {
+        if (WRITERS.equals(client.role())) {
+            byte[] payload = new byte[payloadBytes];
+            random.nextBytes(payload);
+            List<Step<Connection>> steps = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                steps.add(Step.now(new Publish((client.index() + p) % partitions, writeBatch, payload)));
+            }
+            int[] next = {0};
+            return () -> steps.get(next[0]++ % steps.size());
+        }
+        int group = client.index() / readersPerGroup;
+        Consume consume = new Consume(group, client.index() % readersPerGroup % partitions, readersPerGroup, partitions,
+                readBatch, ledger);
+        Step<Connection> now = Step.now(consume);
+        Step<Connection> later = Step.after(pollInterval, consume);
+        return () -> consume.lastWasEmpty() ? later : now;
+    }
+
+    public int groups() {
+        return groups;
+    }
+}

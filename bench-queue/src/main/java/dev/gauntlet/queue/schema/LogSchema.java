@@ -1,0 +1,72 @@
+package dev.gauntlet.queue.schema;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The pub/sub log: one table per partition ({@code log_p0}, {@code log_p1}, ...) with gapless offsets, a tip row per
+ * partition holding its next offset (the row writers of a partition serialize on), and each consumer group's
+ * committed offset per partition.
+ *
+ * <pre>
+ * log_tip(partition, next_offset)
+ * log_pN(msg_offset bigint primary key, produced_at bigint, payload bytea)   produced_at: RunClock epoch nanos
+ * consumer_offsets(grp, partition, next_offset)
+ * </pre>
+ */
+public final class LogSchema {
+
+    private LogSchema() {
+    }
+
+    /** The table of partition {@code p}. */
+    public static String table(int partition) {
+        return "log_p" + partition;
+    }
+
+    /** Drops whatever log is there and creates an empty one of {@code partitions} partitions and {@code groups} groups. */
+    public static void create(Connection c, int partitions, int groups) throws SQLException {
+        drop(c);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE log_tip (partition int PRIMARY KEY, next_offset bigint NOT NULL)");
+            s.execute("CREATE TABLE consumer_offsets (grp int, partition int, next_offset bigint NOT NULL, "
+                    + "PRIMARY KEY (grp, partition))");
+            for (int p = 0; p < partitions; p++) {
+                s.execute("CREATE TABLE " + table(p) + " (msg_offset bigint PRIMARY KEY, produced_at bigint NOT NULL, "
+                        + "payload bytea NOT NULL)");
+                s.execute("INSERT INTO log_tip VALUES (" + p + ", 0)");
+                for (int g = 0; g < groups; g++) {
+                    s.execute("INSERT INTO consumer_offsets VALUES (" + g + ", " + p + ", 0)");
+                }
+            }
+        }
+    }
+
+    /** How many partitions the log has, or 0 when there is none. */
+    public static int partitions(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            try (var rs = s.executeQuery("SELECT to_regclass('log_tip') IS NOT NULL")) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    return 0;
+                }
+            }
+            try (var rs = s.executeQuery("SELECT count(*) FROM log_tip")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    public static void drop(Connection c) throws SQLException {
+        int partitions = partitions(c);
+        try (Statement s = c.createStatement()) {
+            for (int p = 0; p < partitions; p++) {
+                s.execute("DROP TABLE IF EXISTS " + table(p));
+            }
+            s.execute("DROP TABLE IF EXISTS log_tip");
+            s.execute("DROP TABLE IF EXISTS consumer_offsets");
+        }
+    }
+}

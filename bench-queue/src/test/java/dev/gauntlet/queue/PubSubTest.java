@@ -1,0 +1,147 @@
+package dev.gauntlet.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.cli.GauntletCommandLine;
+import dev.gauntlet.core.db.ConnectionSettings;
+import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.core.run.Role;
+import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.RunRecord;
+import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.queue.checks.DeliveryChecks;
+import dev.gauntlet.queue.pubsub.DeliveryLedger;
+import dev.gauntlet.queue.pubsub.PubSubWorkload;
+import dev.gauntlet.queue.schema.LogSchema;
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Pub/sub against a real PostgreSQL: figures, and delivery verification that passes and that can fail. */
+@ExtendWith(PostgresExtension.class)
+class PubSubTest {
+
+    static int queue(TestDatabase db, StringWriter err, String... args) {
+        List<String> all = new ArrayList<>(List.of("run", "--url", db.jdbcUrl(), "--user", db.user()));
+        if (db.password() != null) {
+            all.add("--password=" + db.password());
+        }
+        all.addAll(List.of(args));
+        CommandLine cli = GauntletCommandLine.create(new QueueCommand());
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(all.toArray(String[]::new));
+    }
+
+    /** Readers fewer than, as many as and more than the partitions (2). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void everyGroupReadsEveryMessageInOrderWhateverTheNumberOfReaders(int readers, TestDatabase server,
+                                                                     @TempDir Path tmp) {
+        TestDatabase db = server.freshDatabase("queue_readers_" + readers);
+        StringWriter err = new StringWriter();
+        Path out = tmp.resolve("run");
+        int code = queue(db, err, "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers",
+                String.valueOf(readers), "--write-batch", "10", "--read-batch", "50", "--payload", "100",
+                "--throttle-writes", "1000", "--duration", "3s", "--report-every", "1s", "--out", out.toString());
+        assertEquals(0, code, err.toString());
+        RunResult r = ResultFile.read(out);
+        for (Check c : r.checks()) {
+            assertEquals(Check.Status.PASS, c.status(), c.name() + ": " + c.detail());
+        }
+        long written = r.operation(PubSubWorkload.WRITE).orElseThrow().counter("messages");
+        assertTrue(written > 1000, "about 1000 msg/s for 3 s: " + written);
+        for (int g = 0; g < 2; g++) {
+            long read = r.operation(PubSubWorkload.readOperation(g)).orElseThrow().counter("messages");
+            assertTrue(read > written / 2, "group " + (g + 1) + " read " + read + " of " + written);
+        }
+        double mib = r.metrics().get("writeMiBPerSecond");
+        assertEquals(written * 100 / (double) (1 << 20) / r.measuredSeconds(), mib, 1e-9, "MiB/s over measured time");
+        assertTrue(r.observations().containsKey("endToEnd"), "end-to-end latency per message");
+        if (readers > 2) {
+            long empty = r.operation(PubSubWorkload.readOperation(0)).orElseThrow().counter("emptyPolls");
+            assertTrue(empty > 0, "a third reader of two partitions stands by, finding both taken");
+        }
+    }
+
+    private static RunRecord runWith(TestDatabase db, DeliveryLedger ledger, Disruption disruption) throws Exception {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            LogSchema.create(c, 1, 1);
+        }
+        // One slow reader (batches of 2) behind writers of 2,000 msg/s: a backlog builds, so the newest message is
+        // still unread when the disruption strikes.
+        PubSubWorkload w = new PubSubWorkload(1, 1, 1, 20, 2, 16, Duration.ofMillis(1), ledger);
+        RunPlan plan = RunPlan.builder().role(Role.openLoop(PubSubWorkload.WRITERS, 2, 100))
+                .role(Role.closedLoop(PubSubWorkload.READERS, 1)).duration(Duration.ofSeconds(3))
+                .reportEvery(Duration.ofSeconds(1)).disruption(disruption, Duration.ofSeconds(1), null).build();
+        try (JdbcTarget target = JdbcTarget.direct(new ConnectionSettings(db.jdbcUrl(), db.user(), db.password()))) {
+            return new Runner<>(plan, w, target, RunListener.NONE, null).run();
+        }
+    }
+
+    private static Disruption sql(String name, String statement, TestDatabase db) {
+        return new Disruption() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void start(Log log) throws Exception {
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    c.setAutoCommit(true);
+                    log.note(name + ": " + s.executeUpdate(statement) + " row(s)");
+                }
+            }
+        };
+    }
+
+    @Test
+    void aMessageDeletedBeforeItWasReadIsReportedLost(TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("queue_lost");
+        DeliveryLedger ledger = new DeliveryLedger(1, 1);
+        RunRecord run = runWith(db, ledger, sql("delete the newest message",
+                "DELETE FROM log_p0 WHERE msg_offset = (SELECT next_offset - 1 FROM log_tip WHERE partition = 0)", db));
+        assertTrue(run.disruptions().get(0).notes().toString().contains("1 row(s)"), run.disruptions().toString());
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery d = DeliveryChecks.run(c, ledger);
+            assertEquals(1, d.lost(), d.line());
+            assertEquals(0, d.duplicates(), d.line());
+            assertTrue(d.line().startsWith("Delivery: FAIL (1 lost, 0 duplicates"), d.line());
+        }
+    }
+
+    @Test
+    void aMessageDeliveredTwiceIsCounted(TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("queue_twice");
+        DeliveryLedger ledger = new DeliveryLedger(1, 1);
+        runWith(db, ledger, sql("rewind group 1 by 5", "UPDATE consumer_offsets SET next_offset = next_offset - 5 "
+                + "WHERE grp = 0 AND partition = 0 AND next_offset >= 5", db));
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery d = DeliveryChecks.run(c, ledger);
+            assertEquals(0, d.lost(), d.line());
+            assertEquals(5, d.duplicates(), d.line());
+            assertTrue(d.checks().stream().anyMatch(k -> k.name().equals(DeliveryChecks.DUPLICATES)
+                    && k.status() == Check.Status.FAIL), d.checks().toString());
+        }
+    }
+}
