@@ -1,25 +1,20 @@
 package dev.gauntlet.example;
 
-import dev.gauntlet.core.cli.ConnectionOptions;
-import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.example.schema.KvSchema;
-import java.util.concurrent.Callable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
-/** {@code bench-kv drop}: removes the table. */
+/** {@code drop}: removes the kv table. */
 @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the kv table.")
-public final class DropCommand implements Callable<Integer> {
+public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
-    @Mixin
-    ConnectionOptions connection;
+    public DropCommand() {
+        super(KvCommand.NAME, "the kv table");
+    }
 
     @Override
-    public Integer call() {
-        return connection.admin(KvCommand.NAME, "drop", c -> {
-            KvSchema.drop(c);
-            System.out.println("Dropped the kv table.");
-            return ExitCode.OK;
-        });
+    protected void drop(Connection c) throws SQLException {
+        KvSchema.drop(c);
     }
 }

@@ -5,7 +5,6 @@ import dev.gauntlet.core.cli.VersionProvider;
 import dev.gauntlet.core.cli.WorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IExitCodeGenerator;
 
 /**
  * {@code bench-kv}: the example workload of {@code docs/adding-a-workload.md}. Without a command it runs the default
@@ -16,26 +15,18 @@ import picocli.CommandLine.IExitCodeGenerator;
         description = {"A key-value read/write mix over JDBC: gets and puts of single keys, chosen uniformly.",
                 "Without a command: the default job, 'bench-kv run " + KvCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Typical use: init --keys 100000, then run --read-percent 50 --duration 60s, then check."})
-public final class KvCommand extends WorkloadCommand implements IExitCodeGenerator {
+public final class KvCommand extends WorkloadCommand {
 
     static final String NAME = "kv";
     static final List<String> DEFAULT_JOB = List.of("--init", "--duration", "20s");
     static final String DEFAULT_JOB_TEXT = "--init --duration 20s";
-
-    private int exitCode;
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new KvCommand(), args);
     }
 
     @Override
-    public void run() {
-        System.out.println("No command given: running the default job (bench-kv run " + DEFAULT_JOB_TEXT + ").");
-        exitCode = spec.commandLine().getSubcommands().get("run").execute(DEFAULT_JOB.toArray(String[]::new));
-    }
-
-    @Override
-    public int getExitCode() {
-        return exitCode;
+    protected List<String> defaultJob() {
+        return DEFAULT_JOB;
     }
 }

@@ -1,25 +1,20 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.cli.ConnectionOptions;
-import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.queue.schema.LogSchema;
-import java.util.concurrent.Callable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
-/** {@code bench-queue drop}: removes the log. */
+/** {@code drop}: removes the log. */
 @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the log's tables and the consumer offsets.")
-public final class DropCommand implements Callable<Integer> {
+public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
-    @Mixin
-    ConnectionOptions connection;
+    public DropCommand() {
+        super(QueueCommand.NAME, "the log");
+    }
 
     @Override
-    public Integer call() {
-        return connection.admin(QueueCommand.NAME, "drop", c -> {
-            LogSchema.drop(c);
-            System.out.println("Dropped the log.");
-            return ExitCode.OK;
-        });
+    protected void drop(Connection c) throws SQLException {
+        LogSchema.drop(c);
     }
 }

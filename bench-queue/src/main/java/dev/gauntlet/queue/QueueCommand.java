@@ -4,7 +4,6 @@ import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.WorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IExitCodeGenerator;
 
 /**
  * The {@code bench-queue} command line. Without a command it runs the default job: a short pub/sub run with the
@@ -16,26 +15,18 @@ import picocli.CommandLine.IExitCodeGenerator;
         description = {"PostgreSQL as a pub/sub log, measured end to end, delivery verified.",
                 "Without a command: the default job, 'bench-queue run " + QueueCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
-public final class QueueCommand extends WorkloadCommand implements IExitCodeGenerator {
+public final class QueueCommand extends WorkloadCommand {
 
     static final String NAME = "queue";
     static final List<String> DEFAULT_JOB = List.of("--throttle-writes", "5000", "--duration", "30s", "--warmup", "5s");
     static final String DEFAULT_JOB_TEXT = "--throttle-writes 5000 --duration 30s --warmup 5s";
-
-    private int exitCode;
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new QueueCommand(), args);
     }
 
     @Override
-    public void run() {
-        System.out.println("No command given: running the default job (bench-queue run " + DEFAULT_JOB_TEXT + ").");
-        exitCode = spec.commandLine().getSubcommands().get("run").execute(DEFAULT_JOB.toArray(String[]::new));
-    }
-
-    @Override
-    public int getExitCode() {
-        return exitCode;
+    protected List<String> defaultJob() {
+        return DEFAULT_JOB;
     }
 }

@@ -1,25 +1,20 @@
 package dev.gauntlet.tpcc;
 
-import dev.gauntlet.core.cli.ConnectionOptions;
-import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.tpcc.schema.Schema;
-import java.util.concurrent.Callable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
-/** {@code bench-tpcc drop}: removes the TPC-C tables. */
+/** {@code drop}: removes the TPC-C tables. */
 @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the nine TPC-C tables and the load record.")
-public final class DropCommand implements Callable<Integer> {
+public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
-    @Mixin
-    ConnectionOptions connection;
+    public DropCommand() {
+        super(TpccDatabase.NAME, "the TPC-C tables");
+    }
 
     @Override
-    public Integer call() {
-        return connection.admin(TpccDatabase.NAME, "drop", c -> {
-            Schema.drop(c);
-            System.out.println("Dropped the TPC-C tables.");
-            return ExitCode.OK;
-        });
+    protected void drop(Connection c) throws SQLException {
+        Schema.drop(c);
     }
 }

@@ -4,7 +4,6 @@ import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.WorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IExitCodeGenerator;
 
 /**
  * The {@code bench-tpcc} command line. Without a subcommand it runs the default job: on the embedded
@@ -18,26 +17,17 @@ import picocli.CommandLine.IExitCodeGenerator;
                 "Without a command: the default job, equivalent to 'bench-tpcc run " + TpccCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Typical use: init --warehouses 4, then run --duration 5m, then check.",
                 "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
-public final class TpccCommand extends WorkloadCommand implements IExitCodeGenerator {
+public final class TpccCommand extends WorkloadCommand {
 
     static final List<String> DEFAULT_JOB = List.of("--init", "--warehouses", "2", "--duration", "60s");
     static final String DEFAULT_JOB_TEXT = "--init --warehouses 2 --duration 60s";
-
-    private int exitCode;
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new TpccCommand(), args);
     }
 
     @Override
-    public void run() {
-        System.out.println("No command given: running the default job (bench-tpcc run " + DEFAULT_JOB_TEXT
-                + "); bench-tpcc --help lists the commands.");
-        exitCode = spec.commandLine().getSubcommands().get("run").execute(DEFAULT_JOB.toArray(String[]::new));
-    }
-
-    @Override
-    public int getExitCode() {
-        return exitCode;
+    protected List<String> defaultJob() {
+        return DEFAULT_JOB;
     }
 }

@@ -4,16 +4,35 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The top-level command of a workload jar. Subclasses carry the {@code @Command} annotation (name,
- * description, subcommands); given no subcommand, the command explains itself.
+ * The top-level command of a workload jar. Subclasses carry the {@code @Command} annotation (name, description,
+ * subcommands). Given no subcommand, the command runs its default job ({@link #defaultJob}: its {@code run}
+ * subcommand with those arguments) or, without one, explains itself.
  */
-public abstract class WorkloadCommand implements Runnable {
+public abstract class WorkloadCommand implements Runnable, picocli.CommandLine.IExitCodeGenerator {
 
     @Spec
     protected CommandSpec spec;
 
+    private int exitCode;
+
+    /** The arguments of {@code run} that make the default job; empty (the default): no default job. */
+    protected java.util.List<String> defaultJob() {
+        return java.util.List.of();
+    }
+
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        if (defaultJob().isEmpty()) {
+            spec.commandLine().usage(System.out);
+            return;
+        }
+        System.out.println("No command given: running the default job (" + spec.name() + " run "
+                + String.join(" ", defaultJob()) + "); " + spec.name() + " --help lists the commands.");
+        exitCode = spec.commandLine().getSubcommands().get("run").execute(defaultJob().toArray(String[]::new));
+    }
+
+    @Override
+    public int getExitCode() {
+        return exitCode;
     }
 }
