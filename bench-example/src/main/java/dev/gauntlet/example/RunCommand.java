@@ -12,6 +12,7 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.example.checks.KvChecks;
 import dev.gauntlet.example.checks.PutLedger;
 import dev.gauntlet.example.schema.KvSchema;
@@ -71,7 +72,7 @@ public final class RunCommand implements Callable<Integer> {
                 .call();
     }
 
-    private Setup setup(Database db, dev.gauntlet.core.run.RunPlan plan) {
+    private Setup setup(Database db, RunPlan plan) {
         try (Connection c = db.settings().connectForAdmin()) {
             KvSchema.Loaded loaded = KvSchema.loaded(c);
             if (loaded == null && init) {

@@ -96,7 +96,9 @@ public final class RunCommand implements Callable<Integer> {
         return SqlBenchmark.of(spec, QueueCommand.NAME, connection, options, (db, plan) -> new Setup(db))
                 .experiments(experiments, List.of(), "Each run started from an empty log.")
                 .plan((s, plan) -> plan(plan))
-                .workload(this::workload)
+                .beforeEachRun(this::freshLog)
+                .workload((s, cell) -> new PubSubWorkload(partitions, groups, readers, writeBatch, readBatch, payload,
+                        pollInterval, s.ledger))
                 .parameters((s, cell) -> parameters())
                 .finish(this::finish)
                 .call();
@@ -143,14 +145,14 @@ public final class RunCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private PubSubWorkload workload(Setup s, Cell cell) {
+    /** Every run starts from an empty log, with a ledger of its own. */
+    private void freshLog(Setup s, Cell cell) {
         try (Connection c = s.db.settings().connectForAdmin()) {
             LogSchema.create(c, partitions, groups);
         } catch (SQLException e) {
             throw new RunFailedException("cannot create the log: " + SqlStates.message(e), e);
         }
         s.ledger = new DeliveryLedger(groups, partitions);
-        return new PubSubWorkload(partitions, groups, readers, writeBatch, readBatch, payload, pollInterval, s.ledger);
     }
 
     private Map<String, Object> parameters() {

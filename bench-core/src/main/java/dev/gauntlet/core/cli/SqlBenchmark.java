@@ -145,7 +145,10 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
-    /** Work before each run of an experiment, after the cell's SQL (e.g. reloading the data). */
+    /**
+     * Work before each run, after the prepared state and (in an experiment) the cell's SQL: a fresh log, reloaded
+     * data. The run's workload is made after it.
+     */
     public SqlBenchmark<P> beforeEachRun(BiConsumer<P, Cell> work) {
         beforeEachRun = work;
         return this;
@@ -197,6 +200,7 @@ public final class SqlBenchmark<P> {
             P prepared = preparation.prepare(db, base);
             RunPlan runPlan = plan.apply(prepared, base);
             if (experiment == null) {
+                beforeEachRun.accept(prepared, SINGLE);
                 RunResult r = runOnce(db, prepared, runPlan, SINGLE, Map.of(), outDir);
                 return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
             }

@@ -3,7 +3,6 @@ package dev.gauntlet.core.report;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.Shape;
 import java.awt.geom.Rectangle2D;
 import org.knowm.xchart.internal.chartpart.Annotation;
 
@@ -40,7 +39,6 @@ final class PhaseBand extends Annotation {
         if (right <= left) {
             return;
         }
-        Shape clip = g.getClip();
         Color colour = g.getColor();
         Font font = g.getFont();
         g.setColor(fill);
@@ -53,7 +51,6 @@ final class PhaseBand extends Annotation {
         }
         g.setFont(font);
         g.setColor(colour);
-        g.setClip(clip);
         bounds = new Rectangle2D.Double(left, top, right - left, bottom - top);
     }
 }

@@ -311,7 +311,7 @@ public final class RunReport {
             return;
         }
         md.append(Figures.count(run.intervals().size())).append(" reporting intervals")
-                .append(run.phases().isEmpty() ? "" : "; shaded bands mark the phases").append(".\n\n");
+                .append(run.phases().size() < 2 ? "" : "; shaded bands mark the phases").append(".\n\n");
         if (charts.contains(TimelineCharts.THROUGHPUT)) {
             md.append("![Throughput per operation over time](").append(TimelineCharts.THROUGHPUT).append(")\n\n");
         }

@@ -209,7 +209,7 @@ final class TimelineCharts {
     }
 
     private static String xAxisTitle(RunResult run) {
-        if (run.phases().isEmpty()) {
+        if (run.phases().size() < 2) {
             return "seconds since start";
         }
         StringBuilder t = new StringBuilder("seconds since start (bands: phases; ");

@@ -78,8 +78,6 @@ public final class Runner<S> {
     private long startNanos;
     private long endNanos = NO_DEADLINE;
     private final List<RoleState> roles = new ArrayList<>();
-    /** True once the warm-up is over: what roles issue counts from then on. */
-    private volatile boolean measuring;
 
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog) {
@@ -132,7 +130,6 @@ public final class Runner<S> {
             phaseEnds[i] = boundary;
         }
         endNanos = phaseEnds[phaseEnds.length - 1];
-        measuring = timeline.get(0).measured();
         int all = plan.clients();
         for (Role role : plan.roles()) {
             RoleState state = new RoleState(role, role.openLoop()
@@ -190,7 +187,7 @@ public final class Runner<S> {
         observed.values().removeIf(java.util.Objects::isNull);
         double measured = reporter.measuredSeconds();
         List<RoleResult> roleResults = roles.stream().map(r -> new RoleResult(r.role.name(), r.role.clients(),
-                r.role.rate(), r.issued.sum(), r.unissued.sum(), measured > 0 ? r.issued.sum() / measured : 0)).toList();
+                r.role.rate(), r.issuedMeasured, r.unissued.sum(), measured > 0 ? r.issuedMeasured / measured : 0)).toList();
         return new RunRecord(startedAt, endedAt, measured, reporter.totals(),
                 reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished,
                 observed, reporter.gaugeTotals, roleResults, disrupted);
@@ -362,13 +359,19 @@ public final class Runner<S> {
 
     // ---------------------------------------------------------------- clients
 
-    /** A role while it runs: its clients, its schedule (open loop) and what it issued in the measured phase. */
+    /**
+     * A role while it runs: its clients, its schedule (open loop), what it issued (all of it; the reporter takes the
+     * measured share interval by interval, as it does the operations' counts) and what it left unissued.
+     */
     private final class RoleState {
         final Role role;
         final RateSchedule schedule;
         final List<Client> clients = new ArrayList<>();
         final java.util.concurrent.atomic.LongAdder issued = new java.util.concurrent.atomic.LongAdder();
         final java.util.concurrent.atomic.LongAdder unissued = new java.util.concurrent.atomic.LongAdder();
+        /** Reporter only: the issued count at the last interval's close, and the share in measured intervals. */
+        long issuedBefore;
+        long issuedMeasured;
 
         RoleState(Role role, RateSchedule schedule) {
             this.role = role;
@@ -582,9 +585,7 @@ public final class Runner<S> {
         if (!c.observed.isEmpty()) {
             record(c.observed, s, end, stripe);
         }
-        if (measuring) {
-            c.role.issued.increment();
-        }
+        c.role.issued.increment();
         if (perTransaction) {
             target.release(session, false);
             c.reconnects = 0;
@@ -668,9 +669,7 @@ public final class Runner<S> {
     /** The pending operation ended in failure at {@code now}: its latency goes into the failed histogram. */
     private void ended(Client c, OperationStats s, long now) {
         s.recordFailure(now - c.firstIntended);
-        if (measuring) {
-            c.role.issued.increment();
-        }
+        c.role.issued.increment();
         c.pending = null;
         c.completed++;
         c.lastEnd = now;
@@ -892,7 +891,6 @@ public final class Runner<S> {
             String previous = phase;
             phase = next.name();
             phaseStart = now;
-            measuring = next.measured();
             if (intervalLog != null) {
                 intervalLog.comment(Phase.WARMUP.equals(previous)
                         ? String.format(java.util.Locale.ROOT,
@@ -970,9 +968,25 @@ public final class Runner<S> {
             Map<String, IntervalOperation> ops = new LinkedHashMap<>();
             long intervalErrors = 0;
             long intervalRetries = 0;
-            for (OperationStats s : orderedStats()) {
+            // Everything cumulative is read back to back first, so an operation finishing meanwhile falls on the same
+            // side of the interval's end in its histograms, its counters and its role's issued count.
+            List<OperationStats> stats = orderedStats();
+            Map<OperationStats, OperationStats.Snapshot> snaps = new java.util.IdentityHashMap<>();
+            Map<OperationStats, Map<String, Long>> counterValues = new java.util.IdentityHashMap<>();
+            for (OperationStats s : stats) {
+                snaps.put(s, s.takeInterval());
+                counterValues.put(s, s.counterValues());
+            }
+            for (RoleState r : roles) {
+                long issued = r.issued.sum();
+                if (measuring) {
+                    r.issuedMeasured += issued - r.issuedBefore;
+                }
+                r.issuedBefore = issued;
+            }
+            for (OperationStats s : stats) {
                 Totals t = totals.computeIfAbsent(s.name(), n -> new Totals());
-                OperationStats.Snapshot snap = s.takeInterval();
+                OperationStats.Snapshot snap = snaps.get(s);
                 long errorsNow = s.errors();
                 long retriesNow = s.retries();
                 long reconnectsNow = s.reconnects();
@@ -994,7 +1008,7 @@ public final class Runner<S> {
                     intervalLog.write(s.name() + ".failed", snap.failed(), fromMillis, toMillis);
                     intervalLog.write(s.name() + ".unissued", snap.unissued(), fromMillis, toMillis);
                 }
-                Map<String, Long> own = s.counterValues();
+                Map<String, Long> own = counterValues.get(s);
                 Map<String, Long> intervalCounters = new java.util.TreeMap<>();
                 Map<String, Long> previous = t.lastCounters;
                 own.forEach((k, v) -> {

@@ -383,7 +383,7 @@ class RunnerTest {
             }
         };
         RunPlan plan = RunPlan.builder().role(Role.openLoop("writers", 2, 50)).role(Role.closedLoop("readers", 2))
-                .duration(Duration.ofSeconds(2)).build();
+                .warmup(Duration.ofSeconds(1)).duration(Duration.ofSeconds(2)).reportEvery(Duration.ofMillis(500)).build();
         RunRecord r = new Runner<>(plan, queue, SyntheticTarget.direct(), RunListener.NONE, null).run();
         assertEquals(List.of("readers 0/2", "readers 1/2", "writers 0/2", "writers 1/2"),
                 seen.stream().sorted().toList());
@@ -395,6 +395,11 @@ class RunnerTest {
         assertTrue(readers.issuedPerSecond() > 400, "readers ran flat out: " + readers.issuedPerSecond());
         OperationResult w = r.operations().stream().filter(o -> o.name().equals("write")).findFirst().orElseThrow();
         assertTrue(w.latencyMs().p99() < 50, "writes were not queued behind the readers: p99 " + w.latencyMs().p99());
+        // What a role says it issued in the measured phases is what its operations counted there (an operation at
+        // the warm-up's end may fall on either side).
+        OperationResult rd = r.operations().stream().filter(o -> o.name().equals("read")).findFirst().orElseThrow();
+        assertEquals(w.count() + w.errors(), writers.issued(), 2, "writers");
+        assertEquals(rd.count() + rd.errors(), readers.issued(), 4, "readers");
     }
 
     @Test

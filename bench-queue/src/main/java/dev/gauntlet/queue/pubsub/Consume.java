@@ -62,13 +62,14 @@ final class Consume implements Operation<Connection> {
     @Override
     public void execute(Connection c, Attempt attempt) throws Exception {
         empty = true;
+        polls++;
         int partition;
         long from;
         try (PreparedStatement claim = c.prepareStatement("SELECT partition, next_offset FROM consumer_offsets "
                 + "WHERE grp = ? ORDER BY (partition + ? - ?) % ? FOR UPDATE SKIP LOCKED LIMIT 1")) {
             claim.setInt(1, group);
             claim.setInt(2, partitions);
-            claim.setInt(3, (int) ((first + polls++ * stride) % partitions));
+            claim.setInt(3, (int) ((first + polls * stride) % partitions));
             claim.setInt(4, partitions);
             try (ResultSet rs = claim.executeQuery()) {
                 if (!rs.next()) {
