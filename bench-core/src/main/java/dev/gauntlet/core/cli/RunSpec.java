@@ -2,7 +2,7 @@ package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.run.PhaseProbe;
+import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Target;
 import dev.gauntlet.core.run.Workload;
@@ -28,11 +28,12 @@ import java.util.function.UnaryOperator;
  * @param outDir      where {@code result.json}, {@code report.md}, charts and the interval log go; null:
  *                    {@code results/<workload>-<timestamp>-<id>}
  * @param finish      finishing work on the measured result (metrics, checks); it is on disk before this starts
- * @param probes      counters read at every phase boundary (e.g. a server-side count), besides driver CPU
+ * @param probes      phase probes (a server-side count read at every phase boundary, besides driver CPU) and gauge
+ *                    probes (server figures sampled every interval)
  */
 public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                          Map<String, Object> parameters, Environment environment, Path outDir,
-                         UnaryOperator<RunResult> finish, List<PhaseProbe> probes) {
+                         UnaryOperator<RunResult> finish, List<Probe> probes) {
 
     public RunSpec {
         Objects.requireNonNull(plan, "plan");
@@ -71,9 +72,9 @@ public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, S
         return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, work, probes);
     }
 
-    /** Adds probes read at every phase boundary. */
-    public RunSpec<S> probes(List<? extends PhaseProbe> more) {
-        List<PhaseProbe> p = new ArrayList<>(probes);
+    /** Adds phase probes (read at every phase boundary) and gauge probes (sampled every interval). */
+    public RunSpec<S> probes(List<? extends Probe> more) {
+        List<Probe> p = new ArrayList<>(probes);
         p.addAll(more);
         return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, finish, p);
     }

@@ -10,7 +10,7 @@ import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.experiment.ExperimentRunner;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.run.PhaseProbe;
+import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
 import java.io.PrintStream;
@@ -83,7 +83,7 @@ public final class SqlBenchmark<P> {
     private PerRun<P, Workload<Connection>> workload;
     private ToIntFunction<P> isolation = p -> Connection.TRANSACTION_READ_COMMITTED;
     private PerRun<P, Map<String, ?>> parameters = (p, c) -> Map.of();
-    private Function<P, List<? extends PhaseProbe>> probes = p -> List.of();
+    private Function<P, List<? extends Probe>> probes = p -> List.of();
     private BiConsumer<P, Cell> beforeEachRun = (p, c) -> { };
     private BiFunction<P, RunResult, RunResult> finish = (p, r) -> r;
     private ExperimentOptions experimentOptions;
@@ -139,8 +139,11 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
-    /** Counters read at every phase boundary (e.g. a server-side count), besides the driver's CPU. */
-    public SqlBenchmark<P> probes(Function<P, List<? extends PhaseProbe>> make) {
+    /**
+     * Phase probes (counters read at every phase boundary, e.g. a server-side count, besides the driver's CPU) and
+     * gauge probes (figures sampled every interval, e.g. {@link dev.gauntlet.core.db.PostgresGauges}).
+     */
+    public SqlBenchmark<P> probes(Function<P, List<? extends Probe>> make) {
         probes = make;
         return this;
     }

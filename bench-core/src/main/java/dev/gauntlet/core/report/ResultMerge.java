@@ -302,7 +302,8 @@ public final class ResultMerge {
             long issued = sum(parts, RoleResult::issued);
             merged.add(new RoleResult(name, parts.stream().mapToInt(RoleResult::clients).sum(),
                     parts.stream().mapToDouble(RoleResult::rate).sum(), issued, sum(parts, RoleResult::unissued),
-                    measured > 0 ? issued / measured : 0));
+                    measured > 0 ? issued / measured : 0, parts.get(0).after(), parts.stream()
+                    .map(RoleResult::startedAt).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null)));
         });
         return merged;
     }

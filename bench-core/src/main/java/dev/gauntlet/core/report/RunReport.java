@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -221,8 +222,12 @@ public final class RunReport {
         MarkdownTable t = new MarkdownTable().left("role").right("clients").left("pacing")
                 .right("issued", "issued/s", "unissued");
         for (dev.gauntlet.core.result.RoleResult role : run.roles()) {
-            t.row(role.name(), String.valueOf(role.clients()),
-                    role.openLoop() ? "open loop at " + Figures.rate(role.rate()) + " ops/s" : "closed loop",
+            String pacing = role.openLoop() ? "open loop at " + Figures.rate(role.rate()) + " ops/s" : "closed loop";
+            if (role.after() != null) {
+                pacing += role.startedAt() == null ? ", never started: " + role.after() + " never became ready"
+                        : String.format(Locale.ROOT, ", from %.2f s, once %s were ready", role.startedAt(), role.after());
+            }
+            t.row(role.name(), String.valueOf(role.clients()), pacing,
                     Figures.count(role.issued()), Figures.rate(role.issuedPerSecond()), Figures.count(role.unissued()));
         }
         md.append("### Roles\n\nIssued operations ran to an end (committed or failed) in the measured phase; an "
@@ -277,7 +282,7 @@ public final class RunReport {
             MarkdownTable t = new MarkdownTable().left("gauge").right("last", "min", "max");
             run.gauges().forEach((name, g) -> t.row(name, Figures.count(g.last()), Figures.count(g.min()),
                     Figures.count(g.max())));
-            md.append("### Gauges\n\nValues the operations reported, read at the end of each measured interval.\n\n")
+            md.append("### Gauges\n\nValues the operations and the gauge probes reported, read at the end of each measured interval.\n\n")
                     .append(t.render()).append('\n');
         }
     }
@@ -318,6 +323,12 @@ public final class RunReport {
         if (charts.contains(TimelineCharts.LATENCY)) {
             md.append("![p95 and p99 latency per operation over time](").append(TimelineCharts.LATENCY)
                     .append(")\n\n");
+        }
+        for (String chart : charts) {
+            if (chart.startsWith(TimelineCharts.GAUGE_PREFIX)) {
+                String family = chart.substring(TimelineCharts.GAUGE_PREFIX.length(), chart.length() - ".png".length());
+                md.append("![").append(family).append(" over time](").append(chart).append(")\n\n");
+            }
         }
     }
 

@@ -36,6 +36,7 @@ final class TimelineCharts {
 
     static final String THROUGHPUT = "throughput.png";
     static final String LATENCY = "latency.png";
+    static final String GAUGE_PREFIX = "gauge-";
 
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 500;
@@ -98,7 +99,52 @@ final class TimelineCharts {
         }
         keepIfPlotted(charts, THROUGHPUT, throughput);
         keepIfPlotted(charts, LATENCY, latency);
+        gaugeFamilies(run).forEach((family, names) -> {
+            boolean bytes = family.endsWith("Bytes");
+            XYChart chart = chart(run, family + " (" + (bytes ? "MiB" : "value at each interval's end") + ")",
+                    bytes ? "MiB" : family, names.size());
+            for (String name : names) {
+                addGauge(chart, name, run, bytes ? 1.0 / (1 << 20) : 1.0);
+            }
+            keepIfPlotted(charts, gaugeChart(family), chart);
+        });
         return charts;
+    }
+
+    /** The file of a gauge family's chart: {@code gauge-lagMessages.png}. */
+    static String gaugeChart(String family) {
+        return GAUGE_PREFIX + family + ".png";
+    }
+
+    /**
+     * Gauges by family, the part of the name before the first {@code -}: {@code lagMessages-g1} and
+     * {@code lagMessages-g2} share a chart, {@code deadTuples} has one of its own.
+     */
+    private static Map<String, List<String>> gaugeFamilies(RunResult run) {
+        Set<String> names = new TreeSet<>(run.gauges().keySet());
+        run.intervals().forEach(i -> names.addAll(i.gauges().keySet()));
+        Map<String, List<String>> families = new java.util.TreeMap<>();
+        names.forEach(n -> families.computeIfAbsent(n.split("-", 2)[0], f -> new ArrayList<>()).add(n));
+        return families;
+    }
+
+    /** A gauge's value at each interval's end (intervals without one, say while its probe failed, are gaps). */
+    private static void addGauge(XYChart chart, String name, RunResult run, double scale) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Interval interval : run.intervals()) {
+            Long v = interval.gauges().get(name);
+            if (v != null) {
+                xs.add(interval.t());
+                ys.add(v * scale);
+            }
+        }
+        if (!xs.isEmpty()) {
+            XYSeries s = chart.addSeries(name, xs, ys);
+            if (xs.size() > MAX_POINTS_WITH_MARKERS) {
+                s.setMarker(SeriesMarkers.NONE);
+            }
+        }
     }
 
     private static void keepIfPlotted(Map<String, XYChart> charts, String name, XYChart chart) {

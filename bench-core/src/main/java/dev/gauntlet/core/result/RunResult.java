@@ -108,6 +108,16 @@ public record RunResult(
         return phases.stream().filter(p -> Phase.MEASURE.equals(p.name())).findFirst();
     }
 
+    /**
+     * How much a phase probe rose over the measured phases (e.g. {@code walBytes}); empty when no measured phase has
+     * a reading of it.
+     */
+    public Optional<Long> measuredProbe(String probe) {
+        List<Long> readings = phases.stream().filter(Phase::isMeasured).map(p -> p.probe(probe))
+                .filter(java.util.Objects::nonNull).toList();
+        return readings.isEmpty() ? Optional.empty() : Optional.of(readings.stream().mapToLong(Long::longValue).sum());
+    }
+
     /** Operations due before the end that never completed (see {@link OperationResult#unissued()}). */
     public long totalUnissued() {
         return operations.stream().mapToLong(OperationResult::unissued).sum();

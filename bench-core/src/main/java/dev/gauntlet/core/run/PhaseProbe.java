@@ -6,9 +6,10 @@ package dev.gauntlet.core.run;
  * WAL bytes written. One mechanism for everything a workload measures per phase; the runner calls it from its
  * reporter thread, never from a worker.
  */
-public interface PhaseProbe {
+public interface PhaseProbe extends Probe {
 
     /** The name the figure has in each phase's {@code probes}. */
+    @Override
     String name();
 
     /** The figure now, cumulative; null when it cannot be read (the phase then has no value for it). */

@@ -34,7 +34,11 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         require(roles != null && !roles.isEmpty(), "a run needs at least one role");
         roles = List.copyOf(roles);
         Set<String> names = new HashSet<>();
-        roles.forEach(r -> require(names.add(r.name()), "two roles are called " + r.name()));
+        for (Role r : roles) {
+            require(r.after() == null || names.contains(r.after()),
+                    r.name() + " starts after " + r.after() + ", which must be a role listed before it");
+            require(names.add(r.name()), "two roles are called " + r.name());
+        }
         require(workers >= 1, "workers must be at least 1 (got " + workers + ")");
         require(duration == null || !duration.isNegative() && !duration.isZero(), "duration must be positive");
         require(iterations >= 0, "iterations must not be negative");
@@ -129,7 +133,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     /** The single role's rate changed (open loop when positive). */
     public RunPlan withRate(double opsPerSecond) {
         Role only = onlyRole("withRate");
-        return toBuilder().roles(List.of(new Role(only.name(), only.clients(), opsPerSecond))).build();
+        return toBuilder().roles(List.of(new Role(only.name(), only.clients(), opsPerSecond, only.after()))).build();
     }
 
     public RunPlan withIterations(long perClient) {
@@ -139,7 +143,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     /** The single role's client count changed. */
     public RunPlan withClients(int newClients) {
         Role only = onlyRole("withClients");
-        return toBuilder().roles(List.of(new Role(only.name(), newClients, only.rate()))).build();
+        return toBuilder().roles(List.of(new Role(only.name(), newClients, only.rate(), only.after()))).build();
     }
 
     public RunPlan withWorkers(int threads) {

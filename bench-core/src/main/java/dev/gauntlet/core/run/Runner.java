@@ -18,6 +18,7 @@ import dev.gauntlet.core.result.Timing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ public final class Runner<S> {
     private final Target<S> target;
     private final RunListener listener;
     private final List<PhaseProbe> probes;
+    private final List<GaugeProbe> gaugeProbes = new ArrayList<>();
     private final IntervalLog intervalLog;
 
     private final Map<String, OperationStats> stats = new ConcurrentHashMap<>();
@@ -85,13 +87,21 @@ public final class Runner<S> {
     }
 
     /**
-     * @param probes figures read at the start and at every phase boundary, besides {@link DriverCpu} which every run
-     *               has; each phase in the result carries how much they rose
+     * @param probes phase probes, read at the start and at every phase boundary besides {@link DriverCpu} which every
+     *               run has (each phase in the result carries how much they rose); and gauge probes, sampled every
+     *               interval into the run's gauges
      */
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
-                  IntervalLog intervalLog, List<PhaseProbe> probes) {
+                  IntervalLog intervalLog, List<? extends Probe> probes) {
         this.probes = new ArrayList<>(List.of(new DriverCpu()));
-        this.probes.addAll(probes);
+        for (Probe p : probes) {
+            if (p instanceof PhaseProbe phase) {
+                this.probes.add(phase);
+            }
+            if (p instanceof GaugeProbe gauge) {
+                gaugeProbes.add(gauge);
+            }
+        }
         this.plan = plan;
         this.workload = workload;
         this.target = target;
@@ -131,19 +141,23 @@ public final class Runner<S> {
         }
         endNanos = phaseEnds[phaseEnds.length - 1];
         int all = plan.clients();
+        Map<String, RoleState> byName = new HashMap<>();
         for (Role role : plan.roles()) {
-            RoleState state = new RoleState(role, role.openLoop()
-                    ? new RateSchedule(startNanos + plan.ramp().toNanos(), role.rate()) : null);
+            RoleState state = new RoleState(role);
             roles.add(state);
+            byName.put(role.name(), state);
             for (int i = 0; i < role.clients(); i++) {
                 int n = clients.size();
                 SplittableRandom random = new SplittableRandom(plan.seed() * 1_000_003L + n);
                 Client c = new Client(n, state, workload.client(new ClientId(role.name(), i, role.clients(), n), random));
                 c.notBefore = startNanos + (all == 1 ? 0 : plan.ramp().toNanos() * n / all);
-                c.wakeAt = c.notBefore;
                 state.clients.add(c);
                 clients.add(c);
-                queue.add(c);
+            }
+            if (role.after() == null) {
+                state.start(0);
+            } else {
+                byName.get(role.after()).followers.add(state);
             }
         }
         List<Thread> workers = new ArrayList<>();
@@ -158,6 +172,7 @@ public final class Runner<S> {
         Reporter reporter = new Reporter(startMillis, timeline, phaseEnds, probesAtStart);
         DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), startNanos);
         disruptions.start();
+        Thread sampler = startSampling();
         reporter.loop();
         // Measured time ends here, at the deadline or the stop, not after the drain below.
         long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
@@ -177,8 +192,14 @@ public final class Runner<S> {
             queue.remove(c);
             finish(c);
         }
+        for (RoleState r : roles) {
+            if (!r.started) {
+                r.clients.forEach(this::finish); // what it waited for never became ready
+            }
+        }
         countUntakenSlots(endAt);
         List<DisruptionRecord> disrupted = disruptions.finish();
+        stopSampling(sampler);
         reporter.close(endAt);
         Instant endedAt = Instant.now();
         stopReason.compareAndSet(null, plan.duration() != null ? "duration" : "iterations");
@@ -187,7 +208,8 @@ public final class Runner<S> {
         observed.values().removeIf(java.util.Objects::isNull);
         double measured = reporter.measuredSeconds();
         List<RoleResult> roleResults = roles.stream().map(r -> new RoleResult(r.role.name(), r.role.clients(),
-                r.role.rate(), r.issuedMeasured, r.unissued.sum(), measured > 0 ? r.issuedMeasured / measured : 0)).toList();
+                r.role.rate(), r.issuedMeasured, r.unissued.sum(), measured > 0 ? r.issuedMeasured / measured : 0,
+                r.role.after(), r.role.after() == null || !r.started ? null : r.startedAt)).toList();
         return new RunRecord(startedAt, endedAt, measured, reporter.totals(),
                 reporter.intervals, reporter.phases, allErrors(), stopReason.get(), fatalError.get(), unfinished,
                 observed, reporter.gaugeTotals, roleResults, disrupted);
@@ -215,6 +237,63 @@ public final class Runner<S> {
             readings.put(p.name(), value);
         }
         return readings;
+    }
+
+    /**
+     * Samples the gauge probes at the run's start and then shortly before each regular interval closes (a tenth of
+     * the interval, at most 250 ms, ahead), so each interval shows figures from its own end.
+     */
+    private Thread startSampling() {
+        if (gaugeProbes.isEmpty()) {
+            return null;
+        }
+        long every = plan.reportEvery().toNanos();
+        long lead = Math.min(every / 10, TimeUnit.MILLISECONDS.toNanos(250));
+        Thread t = new Thread(() -> {
+            Map<GaugeProbe, java.util.Set<String>> lastNames = new java.util.HashMap<>();
+            try {
+                for (long k = 1; !stopping; k++) {
+                    for (GaugeProbe p : gaugeProbes) {
+                        sample(p, lastNames);
+                    }
+                    long next = startNanos + k * every - lead;
+                    for (long left = next - System.nanoTime(); left > 0 && !stopping; left = next - System.nanoTime()) {
+                        TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gauntlet-gauges");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private void sample(GaugeProbe p, Map<GaugeProbe, java.util.Set<String>> lastNames) {
+        java.util.Set<String> names = lastNames.computeIfAbsent(p, k -> new java.util.HashSet<>());
+        try {
+            Map<String, Long> values = p.sample();
+            values.forEach((name, v) -> gauge(name).set(v));
+            names.addAll(values.keySet());
+        } catch (Exception | LinkageError e) {
+            names.forEach(gauges::remove); // a gap in the intervals, not the last value seen again
+        }
+    }
+
+    private void stopSampling(Thread sampler) throws InterruptedException {
+        if (sampler == null) {
+            return;
+        }
+        sampler.interrupt();
+        sampler.join(TimeUnit.SECONDS.toMillis(10));
+        gaugeProbes.forEach(p -> {
+            try {
+                p.close();
+            } catch (RuntimeException e) {
+                // closing is best effort: the run's figures are already taken
+            }
+        });
     }
 
     /**
@@ -365,17 +444,50 @@ public final class Runner<S> {
      */
     private final class RoleState {
         final Role role;
-        final RateSchedule schedule;
+        /** Open loop: set when the role starts (at the run's start, or when the role it waits for is ready). */
+        volatile RateSchedule schedule;
+        volatile boolean started;
+        /** Seconds into the run when it started. */
+        volatile double startedAt;
         final List<Client> clients = new ArrayList<>();
+        /** The roles that start once every client of this one has finished an operation. */
+        final List<RoleState> followers = new ArrayList<>();
+        final java.util.concurrent.atomic.AtomicInteger notReady;
         final java.util.concurrent.atomic.LongAdder issued = new java.util.concurrent.atomic.LongAdder();
         final java.util.concurrent.atomic.LongAdder unissued = new java.util.concurrent.atomic.LongAdder();
         /** Reporter only: the issued count at the last interval's close, and the share in measured intervals. */
         long issuedBefore;
         long issuedMeasured;
 
-        RoleState(Role role, RateSchedule schedule) {
+        RoleState(Role role) {
             this.role = role;
-            this.schedule = schedule;
+            this.notReady = new java.util.concurrent.atomic.AtomicInteger(role.clients());
+        }
+
+        /** Starts the role's clients {@code shift} nanoseconds after the run's start (their ramp shifted with it). */
+        void start(long shift) {
+            if (role.openLoop()) {
+                schedule = new RateSchedule(startNanos + plan.ramp().toNanos() + shift, role.rate());
+            }
+            startedAt = shift / 1e9;
+            started = true;
+            for (Client c : clients) {
+                c.notBefore += shift;
+                c.wakeAt = c.notBefore;
+                if (stopping) {
+                    finish(c);
+                } else {
+                    queue.add(c);
+                }
+            }
+        }
+
+        /** A client finished its first operation; the last one to do so starts the roles waiting for this one. */
+        void clientReady() {
+            if (notReady.decrementAndGet() == 0) {
+                long shift = System.nanoTime() - startNanos;
+                followers.forEach(f -> f.start(shift));
+            }
         }
     }
 
@@ -590,7 +702,9 @@ public final class Runner<S> {
             target.release(session, false);
             c.reconnects = 0;
         }
-        c.completed++;
+        if (++c.completed == 1) {
+            c.role.clientReady();
+        }
         c.pending = null;
         c.lastEnd = end;
         c.wakeAt = 0;
@@ -671,7 +785,9 @@ public final class Runner<S> {
         s.recordFailure(now - c.firstIntended);
         c.role.issued.increment();
         c.pending = null;
-        c.completed++;
+        if (++c.completed == 1) {
+            c.role.clientReady();
+        }
         c.lastEnd = now;
     }
 

@@ -3,12 +3,14 @@ package dev.gauntlet.core.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.Phase;
 import java.time.Duration;
 import java.util.List;
@@ -552,5 +554,80 @@ class RunnerTest {
         assertEquals(List.of("on", "off"), events, "undone at the end of the run");
         assertEquals("done", r.disruptions().get(0).outcome());
         assertEquals(0.4, r.disruptions().get(0).endSeconds(), 0.2);
+    }
+
+    @Test
+    void aRoleThatStartsAfterAnotherWaitsUntilEveryClientOfItIsReady() throws Exception {
+        // Readers take 150 ms over their first poll (connecting, say); writers wait for all three, and their
+        // open-loop schedule starts then, so no write is due, or late, before the readers are ready.
+        java.util.concurrent.atomic.AtomicLong lastReaderReady = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong firstWrite = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+        Workload<Integer> w = new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("read", "write");
+            }
+
+            @Override
+            public ClientScript<Integer> client(ClientId id, SplittableRandom random) {
+                if (id.role().equals("readers")) {
+                    boolean[] first = {true};
+                    return () -> Step.now(Operation.of("read", s -> {
+                        Thread.sleep(first[0] ? 150 : 5);
+                        if (first[0]) {
+                            lastReaderReady.accumulateAndGet(System.nanoTime(), Math::max);
+                        }
+                        first[0] = false;
+                    }));
+                }
+                return () -> Step.now(Operation.of("write", s -> firstWrite.accumulateAndGet(System.nanoTime(), Math::min)));
+            }
+        };
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop("readers", 3))
+                .role(Role.openLoop("writers", 1, 100).startingAfter("readers")).duration(Duration.ofMillis(600)).build();
+        RunRecord r = run(plan, w, SyntheticTarget.direct());
+        assertTrue(firstWrite.get() >= lastReaderReady.get(), "a write ran before every reader was ready");
+        RoleResult writers = r.roles().get(1);
+        assertEquals("readers", writers.after());
+        assertEquals(0.15, writers.startedAt(), 0.1, "writers started once the readers' first polls ended");
+        OperationResult write = r.operations().stream().filter(o -> o.name().equals("write")).findFirst().orElseThrow();
+        assertEquals(45, write.count() + write.unissued(), 10, "100/s over the ~450 ms left after the start");
+        assertTrue(write.latencyMs().max() < 100, "no write was due while the writers waited: max "
+                + write.latencyMs().max() + " ms");
+        assertThrows(IllegalArgumentException.class, () -> RunPlan.builder().role(Role.closedLoop("a", 1)
+                .startingAfter("b")).role(Role.closedLoop("b", 1)).duration(Duration.ofSeconds(1)).build(),
+                "a role waits only for one listed before it");
+    }
+
+    @Test
+    void gaugeProbesAreSampledEveryIntervalAndAFailedReadIsAGap() throws Exception {
+        // A probe counting its samples that fails on its 3rd read: intervals carry its latest value, and the
+        // interval closed after the failed read (before the next sample) has no value rather than a stale one.
+        AtomicInteger reads = new AtomicInteger();
+        GaugeProbe probe = new GaugeProbe() {
+            @Override
+            public String name() {
+                return "counting";
+            }
+
+            @Override
+            public java.util.Map<String, Long> sample() {
+                int n = reads.incrementAndGet();
+                if (n == 3) {
+                    throw new IllegalStateException("server gone");
+                }
+                return java.util.Map.of("samples", (long) n);
+            }
+        };
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).duration(Duration.ofMillis(1000))
+                .reportEvery(Duration.ofMillis(200)).build();
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct(),
+                RunListener.NONE, null, List.of(probe)).run();
+        List<Long> values = r.intervals().stream().map(i -> i.gauges().get("samples")).toList();
+        assertEquals(5, values.size(), values.toString());
+        assertEquals(2L, values.get(0), "sampled at the start and shortly before the first close: " + values);
+        assertNull(values.get(1), "the failed third read leaves a gap: " + values);
+        assertEquals(4L, values.get(2), values.toString());
+        assertTrue(reads.get() >= 5, "one read per interval: " + reads.get());
     }
 }

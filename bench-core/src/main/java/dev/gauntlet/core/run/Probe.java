@@ -1,0 +1,12 @@
+package dev.gauntlet.core.run;
+
+/**
+ * Something the runner reads besides the clients' operations: a {@link PhaseProbe} (a cumulative figure read at each
+ * phase boundary) or a {@link GaugeProbe} (figures sampled every interval, drawn over time). A run takes a list of
+ * either kind.
+ */
+public interface Probe {
+
+    /** The name it has in results (a phase probe's figure) or in notes (a gauge probe whose reads fail). */
+    String name();
+}
