@@ -11,8 +11,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench-queue", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
-        subcommands = {RunCommand.class, DropCommand.class},
-        description = {"PostgreSQL as a pub/sub log, measured end to end, delivery verified.",
+        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
+        description = {"PostgreSQL as a pub/sub log or a work queue (FOR UPDATE SKIP LOCKED), measured end to end, "
+                + "delivery verified.",
                 "Without a command: the default job, 'bench-queue run " + QueueCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
 public final class QueueCommand extends WorkloadCommand {

@@ -2,28 +2,33 @@ package dev.gauntlet.queue;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.DurationConverter;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.PostgresGauges;
 import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.queue.checks.DeliveryChecks;
+import dev.gauntlet.queue.figures.Cost;
 import dev.gauntlet.queue.figures.Throughput;
-import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
-import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,17 +37,25 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code bench-queue run}: PostgreSQL as a pub/sub log, measured end to end, delivery verified. */
+/** {@code bench-queue run}: PostgreSQL as a pub/sub log or a work queue, measured end to end, delivery verified. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Pub/sub over PostgreSQL: --writers publish batches into --partitions tables with gapless "
-                + "offsets; --consumer-groups of --readers each read every message in order per partition.",
-                "Reports write and read msg/s and MiB/s (per group and in total) over the measured time, write and "
-                        + "read latency, end-to-end latency per message from the producer's timestamp (when its "
-                        + "batch was due, so a throttled writer's queueing counts), empty polls and lag per group; "
-                        + "then verifies delivery (none lost, none twice). Each run starts from an empty log."},
+        description = {"Pub/sub (--mode pubsub, the default): --writers publish batches into --partitions tables with "
+                + "gapless offsets; --consumer-groups of --readers each read every message in order per partition.",
+                "Work queue (--mode queue): --writers insert batches into one table; --readers compete for them with "
+                        + "FOR UPDATE SKIP LOCKED, each message to one reader, acknowledged by --ack.",
+                "Readers connect and poll before writers start. Reports write and read msg/s and MiB/s (per group "
+                        + "and in total) over the measured time, write and read latency, end-to-end latency per "
+                        + "message from the producer's timestamp (when its batch was due, so a throttled writer's "
+                        + "queueing counts), empty polls, lag per group, and the server's table sizes, dead tuples, "
+                        + "vacuum runs and WAL over time; then verifies delivery (none lost, none twice). Each run "
+                        + "starts from empty tables."},
         footer = {"", "Examples:",
                 "  bench-queue run --writers 10 --partitions 4 --consumer-groups 5 --readers 4 --write-batch 100 "
-                        + "--read-batch 200 --payload 1024 --throttle-writes 5000 --duration 5m --warmup 30s"})
+                        + "--read-batch 200 --payload 1024 --throttle-writes 5000 --duration 5m --warmup 30s",
+                "  bench-queue run --mode queue --ack delete --writers 10 --readers 20 --throttle-writes 5000",
+                "  bench-queue run --find-max-rate --duration 30s --warmup 5s --max-write-p99 100ms",
+                "  bench-queue run --duration 30m --retention consumed --drain --cost-per-hour 0.118 --storage-gb 450 "
+                        + "--storage-cost-per-gb-month 0.08"})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin
@@ -54,17 +67,14 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ModeOptions layout;
     @Option(names = "--writers", paramLabel = "N", defaultValue = "10", description = "Writer clients (default: ${DEFAULT-VALUE}).")
     int writers;
     @Option(names = "--readers", paramLabel = "N", defaultValue = "4",
-            description = "Readers per consumer group; any number: fewer than the partitions and each serves several, "
-                    + "more and the extra ones stand by (default: ${DEFAULT-VALUE}).")
+            description = "pubsub: readers per consumer group; any number: fewer than the partitions and each serves "
+                    + "several, more and the extra ones stand by. queue: competing readers in all (default: ${DEFAULT-VALUE}).")
     int readers;
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "4", description = "Partition tables (default: ${DEFAULT-VALUE}).")
-    int partitions;
-    @Option(names = "--consumer-groups", paramLabel = "N", defaultValue = "5",
-            description = "Consumer groups, each reading every message (default: ${DEFAULT-VALUE}).")
-    int groups;
     @Option(names = "--write-batch", paramLabel = "N", defaultValue = "100", description = "Messages per insert (default: ${DEFAULT-VALUE}).")
     int writeBatch;
     @Option(names = "--read-batch", paramLabel = "N", defaultValue = "200", description = "Messages per read at most (default: ${DEFAULT-VALUE}).")
@@ -73,38 +83,85 @@ public final class RunCommand implements Callable<Integer> {
     int payload;
     @Option(names = "--throttle-writes", paramLabel = "MSG_PER_S", defaultValue = "0",
             description = "Writes in messages per second across all writers, open loop (batches due every "
-                    + "write-batch/rate seconds); 0 (default): as fast as they go.")
+                    + "write-batch/rate seconds); 0 (default): as fast as they go. With --find-max-rate: the first "
+                    + "rate tried.")
     double throttle;
-    @Option(names = "--poll-interval", paramLabel = "TIME", defaultValue = "5ms",
-            converter = dev.gauntlet.core.cli.DurationConverter.class,
+    @Option(names = "--poll-interval", paramLabel = "TIME", defaultValue = "5ms", converter = DurationConverter.class,
             description = "How long a reader waits after a poll that found nothing (default: ${DEFAULT-VALUE}).")
     Duration pollInterval;
+    @Option(names = "--retention", paramLabel = "POLICY", defaultValue = "none",
+            description = "pubsub: none (the log keeps every message) or consumed (every --retention-every, delete the "
+                    + "messages every group has read, so the log stays bounded and vacuum has dead tuples to clean) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String retention;
+    @Option(names = "--retention-every", paramLabel = "TIME", defaultValue = "1s", converter = DurationConverter.class,
+            description = "How often consumed messages are deleted (default: ${DEFAULT-VALUE}).")
+    Duration retentionEvery;
+    @Option(names = "--drain", paramLabel = "LIMIT", arity = "0..1", fallbackValue = "10m",
+            converter = DurationConverter.class,
+            description = "After the measured run, stop the writers and measure how long each group takes to read "
+                    + "everything written, giving up after LIMIT (default when given without one: 10m).")
+    Duration drain;
+    @Option(names = "--find-max-rate",
+            description = "Search for the highest write rate every group sustains: one unthrottled run (the raw "
+                    + "insert rate), then runs of --duration at rising --throttle-writes until a group falls behind "
+                    + "or write p99 passes --max-write-p99; each step's report, and search.md with the verdicts.")
+    boolean findMaxRate;
+    @Option(names = "--max-write-p99", paramLabel = "TIME", defaultValue = "100ms", converter = DurationConverter.class,
+            description = "--find-max-rate: the highest write p99 (from the intended start) a sustained rate may have "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration maxWriteP99;
+    @Option(names = "--max-lag", paramLabel = "TIME", defaultValue = "1s", converter = DurationConverter.class,
+            description = "--find-max-rate: the most a group may be behind at the end of a step, as the age of what it "
+                    + "read last, and still keep up (default: ${DEFAULT-VALUE}).")
+    Duration maxLag;
+    @Option(names = "--rate-step", paramLabel = "MSG_PER_S", defaultValue = "0",
+            description = "--find-max-rate: how much each step adds; 0 (default): 15% of the raw insert rate.")
+    double rateStep;
+    @Option(names = "--cost-per-hour", paramLabel = "DOLLARS", defaultValue = "0",
+            description = "The server's price per hour: adds a cost section, per year and per MiB/s written.")
+    double costPerHour;
+    @Option(names = "--storage-gb", paramLabel = "GB", defaultValue = "0", description = "Provisioned disk for the cost section.")
+    double storageGb;
+    @Option(names = "--storage-cost-per-gb-month", paramLabel = "DOLLARS", defaultValue = "0",
+            description = "The disk's price per GB-month for the cost section.")
+    double storageCostPerGbMonth;
 
-    /** What the runs share; each run gets a fresh log and ledger. */
-    private static final class Setup {
+    /** What the runs share: the database, the mode (with the current run's ledger) and the current write rate. */
+    static final class Setup {
         final Database db;
-        DeliveryLedger ledger;
+        final Mode mode;
+        double throttle;
 
-        Setup(Database db) {
+        Setup(Database db, Mode mode, double throttle) {
             this.db = db;
+            this.mode = mode;
+            this.throttle = throttle;
         }
     }
 
+    private Mode mode;
+
     @Override
     public Integer call() {
-        validate();
-        return SqlBenchmark.of(spec, QueueCommand.NAME, connection, options, (db, plan) -> new Setup(db))
-                .experiments(experiments, List.of(), "Each run started from an empty log.")
-                .plan((s, plan) -> plan(plan))
-                .beforeEachRun(this::freshLog)
-                .workload((s, cell) -> new PubSubWorkload(partitions, groups, readers, writeBatch, readBatch, payload,
-                        pollInterval, s.ledger))
-                .parameters((s, cell) -> parameters())
-                .finish(this::finish)
-                .call();
+        mode = validate();
+        SqlBenchmark<Setup> benchmark = SqlBenchmark.of(spec, QueueCommand.NAME, connection, options,
+                        (db, plan) -> new Setup(db, mode, throttle))
+                .experiments(experiments, List.of(), "Each run started from empty tables.")
+                .plan((s, plan) -> plan(plan, s.throttle))
+                .beforeEachRun(this::fresh)
+                .workload((s, cell) -> s.mode.workload())
+                .parameters((s, cell) -> parameters(s))
+                .probes(s -> List.of(new PostgresGauges(s.db.settings(), s.mode.tables()), new WalBytes(s.db.settings())))
+                .finish(this::finish);
+        if (findMaxRate) {
+            benchmark.search(new MaxRateSearch(this::plan, writeBatch, maxWriteP99, maxLag, throttle, rateStep,
+                    mode.readOperations()));
+        }
+        return benchmark.call();
     }
 
-    private void validate() {
+    private Mode validate() {
         var parsed = spec.commandLine().getParseResult();
         for (String core : List.of("--clients", "--rate")) {
             if (parsed.hasMatchedOption(core)) {
@@ -113,19 +170,38 @@ public final class RunCommand implements Callable<Integer> {
         }
         positive("--writers", writers);
         positive("--readers", readers);
-        positive("--partitions", partitions);
-        positive("--consumer-groups", groups);
         positive("--write-batch", writeBatch);
         positive("--read-batch", readBatch);
         if (payload < 1 || payload > (1 << 30)) {
             throw new BadInputException("--payload must be 1 byte to 1 GiB (got " + payload + ")");
         }
-        if (!(throttle >= 0) || Double.isInfinite(throttle)) {
-            throw new BadInputException("--throttle-writes must be 0 (unthrottled) or a positive rate (got " + throttle + ")");
-        }
+        notNegative("--throttle-writes", throttle);
+        notNegative("--rate-step", rateStep);
+        notNegative("--cost-per-hour", costPerHour);
+        notNegative("--storage-gb", storageGb);
+        notNegative("--storage-cost-per-gb-month", storageCostPerGbMonth);
         if (pollInterval.isNegative()) {
             throw new BadInputException("--poll-interval must not be negative");
         }
+        for (var d : List.of(java.util.Map.entry("--retention-every", retentionEvery),
+                java.util.Map.entry("--max-write-p99", maxWriteP99), java.util.Map.entry("--max-lag", maxLag))) {
+            if (d.getValue().isNegative() || d.getValue().isZero()) {
+                throw new BadInputException(d.getKey() + " must be positive");
+            }
+        }
+        if (drain != null && (drain.isNegative() || drain.isZero())) {
+            throw new BadInputException("--drain's limit must be positive");
+        }
+        if (findMaxRate && parsed.hasMatchedOption("--experiment")) {
+            throw new BadInputException("--find-max-rate makes its own runs: it does not combine with --experiment");
+        }
+        if (!List.of("none", "consumed").contains(retention)) {
+            throw new BadInputException("--retention must be none or consumed (got '" + retention + "')");
+        }
+        layout.validate(List.of("--retention"));
+        Shape shape = new Shape(writeBatch, readBatch, payload, pollInterval);
+        return layout.pubsub() ? new PubSubMode(shape, layout.partitions, layout.groups, readers,
+                retention.equals("consumed") ? retentionEvery : null) : new WorkQueueMode(shape, readers, layout.ackMode());
     }
 
     private static void positive(String option, int value) {
@@ -134,51 +210,89 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private RunPlan plan(RunPlan base) {
-        Role writerRole = throttle > 0 ? Role.openLoop(PubSubWorkload.WRITERS, writers, throttle / writeBatch)
-                : Role.closedLoop(PubSubWorkload.WRITERS, writers);
-        RunPlan.Builder b = base.toBuilder().roles(List.of(writerRole,
-                Role.closedLoop(PubSubWorkload.READERS, readers * groups)));
+    private static void notNegative(String option, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new BadInputException(option + " must be 0 or a positive number (got " + value + ")");
+        }
+    }
+
+    /** Readers first, writers once every reader has polled, and the retention client when retention is on. */
+    RunPlan plan(RunPlan base, double msgPerSecond) {
+        Role writerRole = (msgPerSecond > 0 ? Role.openLoop(PubSubWorkload.WRITERS, writers, msgPerSecond / writeBatch)
+                : Role.closedLoop(PubSubWorkload.WRITERS, writers)).startingAfter(PubSubWorkload.READERS);
+        List<Role> roles = new ArrayList<>(List.of(Role.closedLoop(PubSubWorkload.READERS, mode.readers()),
+                writerRole));
+        if (layout.pubsub() && retention.equals("consumed")) {
+            roles.add(Role.closedLoop(PubSubWorkload.RETENTION, 1));
+        }
+        RunPlan.Builder b = base.toBuilder().roles(roles);
         if (!spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
-            b.workers(writers + readers * groups);
+            b.workers(roles.stream().mapToInt(Role::clients).sum());
         }
         return b.build();
     }
 
-    /** Every run starts from an empty log, with a ledger of its own. */
-    private void freshLog(Setup s, Cell cell) {
+    /** Every run starts from empty tables, with a ledger of its own. */
+    private void fresh(Setup s, Cell cell) {
         try (Connection c = s.db.settings().connectForAdmin()) {
-            LogSchema.create(c, partitions, groups);
+            s.mode.fresh(c);
         } catch (SQLException e) {
-            throw new RunFailedException("cannot create the log: " + SqlStates.message(e), e);
+            throw new RunFailedException("cannot create the " + s.mode.name() + " tables: " + SqlStates.message(e), e);
         }
-        s.ledger = new DeliveryLedger(groups, partitions);
     }
 
-    private Map<String, Object> parameters() {
+    private Map<String, Object> parameters(Setup s) {
         Map<String, Object> p = new LinkedHashMap<>();
-        p.put("mode", "pubsub");
+        p.put("mode", s.mode.name());
         p.put("writers", writers);
-        p.put("readersPerGroup", readers);
-        p.put("partitions", partitions);
-        p.put("consumerGroups", groups);
+        p.putAll(s.mode.parameters());
         p.put("writeBatch", writeBatch);
         p.put("readBatch", readBatch);
         p.put("payloadBytes", payload);
-        p.put("throttleWrites", throttle > 0 ? throttle + " msg/s" : "unthrottled");
-        p.put("pollInterval", dev.gauntlet.core.cli.DurationConverter.format(pollInterval));
+        p.put("throttleWrites", s.throttle > 0 ? s.throttle + " msg/s" : "unthrottled");
+        p.put("pollInterval", DurationConverter.format(pollInterval));
+        if (drain != null) {
+            p.put("drainLimit", DurationConverter.format(drain));
+        }
         return p;
     }
 
+    /** Drain (when asked), verify delivery, and add the figures: throughput, WAL per message, drain times, cost. */
     private RunResult finish(Setup s, RunResult r) {
         List<Check> checks = new ArrayList<>(r.checks());
+        Metrics m = Throughput.metrics(r, s.mode.readOperations());
+        if (drain != null) {
+            try {
+                Drain.Outcome drained = Drain.run(s.db.settings(), s.mode.workload(), s.mode.readers(), drain,
+                        s.mode::backlog, System.out);
+                drained.addTo(m);
+                System.out.println(drained.line());
+            } catch (SQLException e) {
+                checks.add(Check.fail("drain", "could not be measured: " + SqlStates.message(e)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                checks.add(Check.fail("drain", "interrupted"));
+            }
+        }
         try (Connection c = s.db.settings().connectForAdmin()) {
-            DeliveryChecks.Delivery delivery = DeliveryChecks.run(c, s.ledger);
+            DeliveryChecks.Delivery delivery = s.mode.verify(c);
             checks.addAll(delivery.checks());
             System.out.println(delivery.line());
         } catch (SQLException e) {
             checks.add(Check.fail("delivery", "could not be verified: " + SqlStates.message(e)));
         }
-        return r.withMetricsAndChecks(Throughput.metrics(r, groups), checks);
+        long written = r.operation(Throughput.WRITE).map(o -> o.counter("messages")).orElse(0L);
+        r.measuredProbe(WalBytes.NAME).filter(wal -> written > 0)
+                .ifPresent(wal -> m.add("walBytesPerMessage", wal / (double) written, MetricInfo.lower()));
+        double writeMiB = m.values().getOrDefault("writeMiBPerSecond", 0.0);
+        System.out.printf(Locale.ROOT, "Throughput: write %,.0f msg/s (%.2f MiB/s), read %,.0f msg/s (%.2f MiB/s) "
+                        + "over %.1f s measured%n", m.values().get("writeMsgPerSecond"), writeMiB,
+                m.values().get("readMsgPerSecond"), m.values().get("readMiBPerSecond"), r.measuredSeconds());
+        if (costPerHour > 0 || storageGb > 0) {
+            Cost cost = new Cost(costPerHour, storageGb, storageCostPerGbMonth);
+            cost.addTo(m, writeMiB);
+            System.out.println(cost.line(writeMiB));
+        }
+        return r.withMetricsAndChecks(m, checks);
     }
 }

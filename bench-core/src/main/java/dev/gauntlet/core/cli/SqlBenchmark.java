@@ -89,6 +89,7 @@ public final class SqlBenchmark<P> {
     private ExperimentOptions experimentOptions;
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
+    private RunSearch<P> search;
 
     private SqlBenchmark(CommandSpec command, String workloadName, ConnectionOptions connection, RunOptions options,
                          Preparation<P> preparation) {
@@ -176,6 +177,12 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
+    /** Instead of one run: a sequence of runs, each chosen from the results of the ones before. */
+    public SqlBenchmark<P> search(RunSearch<P> runs) {
+        search = runs;
+        return this;
+    }
+
     public SqlBenchmark<P> console(PrintStream console) {
         out = console;
         return this;
@@ -202,17 +209,20 @@ public final class SqlBenchmark<P> {
         try (Database db = connection.open(database, out)) {
             P prepared = preparation.prepare(db, base);
             RunPlan runPlan = plan.apply(prepared, base);
+            if (search != null) {
+                return runSearch(db, prepared, runPlan, outDir);
+            }
             if (experiment == null) {
                 beforeEachRun.accept(prepared, SINGLE);
-                RunResult r = runOnce(db, prepared, runPlan, SINGLE, Map.of(), outDir);
+                RunResult r = runOnce(db, prepared, runPlan, SINGLE, null, Map.of(), outDir);
                 return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
             }
             return runExperiment(db, prepared, runPlan, experiment, outDir);
         }
     }
 
-    private RunResult runOnce(Database db, P prepared, RunPlan runPlan, Cell cell, Map<String, String> inEffect,
-                              Path dir) {
+    private RunResult runOnce(Database db, P prepared, RunPlan runPlan, Cell cell, String step,
+                              Map<String, String> inEffect, Path dir) {
         PoolMode pool = cell.level(POOL).map(l -> PoolMode.parse(l.name())).orElse(connection.pool());
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("pool", pool.name().toLowerCase(Locale.ROOT));
@@ -225,17 +235,38 @@ public final class SqlBenchmark<P> {
         }
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared))) {
             return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
-                    .variant(cell == SINGLE ? null : cell.label()).parameters(p)
+                    .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
                     .probes(probes.apply(prepared)).finish(r -> finish.apply(prepared, r)));
         }
+    }
+
+    private int runSearch(Database db, P prepared, RunPlan base, Path outDir) {
+        List<RunResult> done = new java.util.ArrayList<>();
+        for (RunSearch.Step step = search.next(prepared, base, done); step != null;
+             step = search.next(prepared, base, done)) {
+            String dir = String.format(Locale.ROOT, "step-%02d-%s", done.size() + 1, step.label());
+            out.printf(Locale.ROOT, "%n== step %d: %s ==%n", done.size() + 1, step.label());
+            beforeEachRun.accept(prepared, SINGLE);
+            done.add(runOnce(db, prepared, step.plan(), SINGLE, step.label(), Map.of(), outDir.resolve(dir)));
+        }
+        String summary = search.summary(done);
+        try {
+            dev.gauntlet.core.result.AtomicFiles.writeString(outDir.resolve(RunSearch.SUMMARY), summary);
+        } catch (java.io.IOException e) {
+            throw new RunFailedException("cannot write " + outDir.resolve(RunSearch.SUMMARY) + ": " + e.getMessage(), e);
+        }
+        out.println();
+        out.print(summary);
+        out.println("Search: " + outDir.resolve(RunSearch.SUMMARY));
+        return done.stream().anyMatch(r -> r.checkStatus() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;
     }
 
     private int runExperiment(Database db, P prepared, RunPlan runPlan, Experiment experiment, Path outDir) {
         ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(db),
                 experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
                     beforeEachRun.accept(prepared, cell);
-                    return runOnce(db, prepared, runPlan, cell, inEffect, dir);
+                    return runOnce(db, prepared, runPlan, cell, null, inEffect, dir);
                 }, experimentNotes);
         out.println();
         out.print(outcome.markdown());

@@ -8,7 +8,7 @@ import java.util.List;
  * A GitHub-flavoured Markdown table whose source is padded into columns, so report.md reads as well in a
  * terminal as rendered. Cells are escaped: a pipe or newline in an error message cannot break the table.
  */
-final class MarkdownTable {
+public final class MarkdownTable {
 
     enum Align { LEFT, RIGHT }
 
@@ -22,25 +22,25 @@ final class MarkdownTable {
         return this;
     }
 
-    MarkdownTable left(String... headerNames) {
+    public MarkdownTable left(String... headerNames) {
         for (String h : headerNames) {
             column(h, Align.LEFT);
         }
         return this;
     }
 
-    MarkdownTable right(String... headerNames) {
+    public MarkdownTable right(String... headerNames) {
         for (String h : headerNames) {
             column(h, Align.RIGHT);
         }
         return this;
     }
 
-    MarkdownTable row(String... cells) {
+    public MarkdownTable row(String... cells) {
         return row(Arrays.asList(cells));
     }
 
-    MarkdownTable row(List<String> cells) {
+    public MarkdownTable row(List<String> cells) {
         if (cells.size() != headers.size()) {
             throw new IllegalArgumentException("row has " + cells.size() + " cells, table has " + headers.size());
         }
@@ -48,11 +48,11 @@ final class MarkdownTable {
         return this;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return rows.isEmpty();
     }
 
-    String render() {
+    public String render() {
         int[] widths = new int[headers.size()];
         for (int c = 0; c < widths.length; c++) {
             widths[c] = Math.max(3, headers.get(c).length());

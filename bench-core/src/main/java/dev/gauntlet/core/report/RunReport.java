@@ -299,14 +299,24 @@ public final class RunReport {
         }
     }
 
+    /**
+     * The workload's metrics; a metric named {@code section.name} ({@code cost.perYear}) goes into a section of its
+     * own ({@code ## Cost}) after the plain ones.
+     */
     private void metrics() {
-        if (run.metrics().isEmpty()) {
-            return;
-        }
-        md.append("## Workload metrics\n\n");
-        MarkdownTable t = new MarkdownTable().left("Metric").right("Value");
-        new TreeMap<>(run.metrics()).forEach((k, v) -> t.row(k, v == null ? "—" : Figures.metric(v)));
-        md.append(t.render()).append('\n');
+        Map<String, Map<String, Double>> sections = new TreeMap<>();
+        run.metrics().forEach((k, v) -> {
+            int dot = k.indexOf('.');
+            String section = dot < 0 ? "" : k.substring(0, dot);
+            sections.computeIfAbsent(section, x -> new TreeMap<>()).put(dot < 0 ? k : k.substring(dot + 1), v);
+        });
+        sections.forEach((section, metrics) -> {
+            md.append("## ").append(section.isEmpty() ? "Workload metrics"
+                    : Character.toUpperCase(section.charAt(0)) + section.substring(1)).append("\n\n");
+            MarkdownTable t = new MarkdownTable().left("Metric").right("Value");
+            metrics.forEach((k, v) -> t.row(k, v == null ? "—" : Figures.metric(v)));
+            md.append(t.render()).append('\n');
+        });
     }
 
     private void timeline(java.util.Set<String> charts) {

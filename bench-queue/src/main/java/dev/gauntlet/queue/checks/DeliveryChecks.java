@@ -40,19 +40,24 @@ public final class DeliveryChecks {
         }
     }
 
-    /** The log's own invariants, per partition: offsets from 0 to the tip, none missing, none beyond. */
+    /**
+     * The log's own invariants, per partition: every offset from where retention left it to the tip is there, and
+     * none outside.
+     */
     public static List<SqlCheck> table(int partitions) {
         List<SqlCheck> checks = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             String t = LogSchema.table(p);
-            checks.add(new SqlCheck(t + " holds every offset below its tip",
-                    "SELECT tip, n AS messages FROM (SELECT (SELECT next_offset FROM log_tip WHERE partition = " + p
-                            + ") AS tip, (SELECT count(*) FROM " + t + " WHERE msg_offset >= 0 AND msg_offset < "
-                            + "(SELECT next_offset FROM log_tip WHERE partition = " + p + ")) AS n) x WHERE tip <> n",
+            String bounds = "(SELECT next_offset FROM log_tip WHERE partition = " + p + ") AS tip, "
+                    + "(SELECT first_offset FROM log_retention WHERE partition = " + p + ") AS first";
+            checks.add(new SqlCheck(t + " holds every offset from its first retained to its tip",
+                    "SELECT first, tip, (SELECT count(*) FROM " + t + " WHERE msg_offset >= b.first AND msg_offset < "
+                            + "b.tip) AS messages FROM (SELECT " + bounds + ") b WHERE (SELECT count(*) FROM " + t
+                            + " WHERE msg_offset >= b.first AND msg_offset < b.tip) <> b.tip - b.first",
                     "tip", false, false));
-            checks.add(new SqlCheck(t + " has no offset outside 0..tip",
-                    "SELECT msg_offset FROM " + t + " WHERE msg_offset < 0 OR msg_offset >= "
-                            + "(SELECT next_offset FROM log_tip WHERE partition = " + p + ")", "msg_offset", false, false));
+            checks.add(new SqlCheck(t + " has no offset outside its retained range",
+                    "SELECT msg_offset FROM " + t + ", (SELECT " + bounds + ") b WHERE msg_offset < b.first "
+                            + "OR msg_offset >= b.tip", "msg_offset", false, false));
         }
         return checks;
     }

@@ -21,6 +21,8 @@ public final class PubSubWorkload implements Workload<Connection> {
 
     public static final String WRITERS = "writers";
     public static final String READERS = "readers";
+    /** One client deleting consumed messages every {@code retentionEvery}, when retention is on. */
+    public static final String RETENTION = "retention";
 
     private final int partitions;
     private final int groups;
@@ -30,9 +32,18 @@ public final class PubSubWorkload implements Workload<Connection> {
     private final int payloadBytes;
     private final Duration pollInterval;
     private final DeliveryLedger ledger;
+    private final Duration retentionEvery;
 
+    /** Without retention: the log grows for the whole run. */
     public PubSubWorkload(int partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
                           int payloadBytes, Duration pollInterval, DeliveryLedger ledger) {
+        this(partitions, groups, readersPerGroup, writeBatch, readBatch, payloadBytes, pollInterval, ledger, null);
+    }
+
+    /** @param retentionEvery how often the {@value #RETENTION} client deletes consumed messages; null: never */
+    public PubSubWorkload(int partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
+                          int payloadBytes, Duration pollInterval, DeliveryLedger ledger, Duration retentionEvery) {
+        this.retentionEvery = retentionEvery;
         this.partitions = partitions;
         this.groups = groups;
         this.readersPerGroup = readersPerGroup;
@@ -56,6 +67,9 @@ public final class PubSubWorkload implements Workload<Connection> {
         for (int g = 0; g < groups; g++) {
             names.add(Consume.name(g));
         }
+        if (retentionEvery != null) {
+            names.add(Retain.NAME);
+        }
         return names;
     }
 
@@ -70,6 +84,10 @@ public final class PubSubWorkload implements Workload<Connection> {
             }
             int[] next = {0};
             return () -> steps.get(next[0]++ % steps.size());
+        }
+        if (RETENTION.equals(client.role())) {
+            Step<Connection> retain = Step.after(retentionEvery, new Retain(partitions));
+            return () -> retain;
         }
         int group = client.index() / readersPerGroup;
         Consume consume = new Consume(group, client.index() % readersPerGroup % partitions, readersPerGroup, partitions,

@@ -6,11 +6,13 @@ import java.sql.Statement;
 
 /**
  * The pub/sub log: one table per partition ({@code log_p0}, {@code log_p1}, ...) with gapless offsets, a tip row per
- * partition holding its next offset (the row writers of a partition serialize on), and each consumer group's
- * committed offset per partition.
+ * partition holding its next offset (the row writers of a partition serialize on), each consumer group's
+ * committed offset per partition, and where each partition's retained messages start (retention deletes the ones
+ * every group has read; a row of its own so it never contends with writers for the tip).
  *
  * <pre>
  * log_tip(partition, next_offset)
+ * log_retention(partition, first_offset)
  * log_pN(msg_offset bigint primary key, produced_at bigint, payload bytea)   produced_at: RunClock epoch nanos
  * consumer_offsets(grp, partition, next_offset)
  * </pre>
@@ -19,6 +21,10 @@ public final class LogSchema {
 
     private LogSchema() {
     }
+
+    /** The tables a server gauge should watch, as LIKE patterns. */
+    public static final java.util.List<String> TABLES = java.util.List.of("log\\_p%", "log\\_tip", "log\\_retention",
+            "consumer\\_offsets");
 
     /** The table of partition {@code p}. */
     public static String table(int partition) {
@@ -30,17 +36,31 @@ public final class LogSchema {
         drop(c);
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE log_tip (partition int PRIMARY KEY, next_offset bigint NOT NULL)");
+            s.execute("CREATE TABLE log_retention (partition int PRIMARY KEY, first_offset bigint NOT NULL)");
             s.execute("CREATE TABLE consumer_offsets (grp int, partition int, next_offset bigint NOT NULL, "
                     + "PRIMARY KEY (grp, partition))");
             for (int p = 0; p < partitions; p++) {
                 s.execute("CREATE TABLE " + table(p) + " (msg_offset bigint PRIMARY KEY, produced_at bigint NOT NULL, "
                         + "payload bytea NOT NULL)");
                 s.execute("INSERT INTO log_tip VALUES (" + p + ", 0)");
+                s.execute("INSERT INTO log_retention VALUES (" + p + ", 0)");
                 for (int g = 0; g < groups; g++) {
                     s.execute("INSERT INTO consumer_offsets VALUES (" + g + ", " + p + ", 0)");
                 }
             }
         }
+    }
+
+    /** The messages each group has still to read, summed over partitions, by group ({@code g1}, {@code g2}...). */
+    public static java.util.Map<String, Long> backlog(Connection c) throws SQLException {
+        java.util.Map<String, Long> behind = new java.util.LinkedHashMap<>();
+        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT o.grp, sum(t.next_offset - o.next_offset) "
+                + "FROM consumer_offsets o JOIN log_tip t USING (partition) GROUP BY o.grp ORDER BY o.grp")) {
+            while (rs.next()) {
+                behind.put("g" + (rs.getInt(1) + 1), rs.getLong(2));
+            }
+        }
+        return behind;
     }
 
     /** How many partitions the log has, or 0 when there is none. */
@@ -66,6 +86,7 @@ public final class LogSchema {
                 s.execute("DROP TABLE IF EXISTS " + table(p));
             }
             s.execute("DROP TABLE IF EXISTS log_tip");
+            s.execute("DROP TABLE IF EXISTS log_retention");
             s.execute("DROP TABLE IF EXISTS consumer_offsets");
         }
     }

@@ -1,0 +1,90 @@
+package dev.gauntlet.queue;
+
+import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.queue.checks.DeliveryChecks;
+import dev.gauntlet.queue.pubsub.DeliveryLedger;
+import dev.gauntlet.queue.pubsub.PubSubWorkload;
+import dev.gauntlet.queue.schema.LogSchema;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code --mode pubsub}: partitioned log, consumer groups, each reading everything in order per partition. */
+final class PubSubMode implements Mode {
+
+    private final Shape shape;
+    private final int partitions;
+    private final int groups;
+    private final int readersPerGroup;
+    private final Duration retentionEvery;
+    private DeliveryLedger ledger;
+
+    /** @param retentionEvery how often consumed messages are deleted; null: the log keeps everything */
+    PubSubMode(Shape shape, int partitions, int groups, int readersPerGroup, Duration retentionEvery) {
+        this.shape = shape;
+        this.partitions = partitions;
+        this.groups = groups;
+        this.readersPerGroup = readersPerGroup;
+        this.retentionEvery = retentionEvery;
+    }
+
+    @Override
+    public String name() {
+        return "pubsub";
+    }
+
+    @Override
+    public void fresh(Connection c) throws SQLException {
+        LogSchema.create(c, partitions, groups);
+        ledger = new DeliveryLedger(groups, partitions);
+    }
+
+    @Override
+    public Workload<Connection> workload() {
+        return new PubSubWorkload(partitions, groups, readersPerGroup, shape.writeBatch(), shape.readBatch(),
+                shape.payload(), shape.pollInterval(), ledger, retentionEvery);
+    }
+
+    @Override
+    public int readers() {
+        return readersPerGroup * groups;
+    }
+
+    @Override
+    public Map<String, String> readOperations() {
+        Map<String, String> ops = new LinkedHashMap<>();
+        for (int g = 0; g < groups; g++) {
+            ops.put("G" + (g + 1), PubSubWorkload.readOperation(g));
+        }
+        return ops;
+    }
+
+    @Override
+    public Map<String, Long> backlog(Connection c) throws SQLException {
+        return LogSchema.backlog(c);
+    }
+
+    @Override
+    public DeliveryChecks.Delivery verify(Connection c) throws SQLException {
+        return DeliveryChecks.run(c, ledger);
+    }
+
+    @Override
+    public List<String> tables() {
+        return LogSchema.TABLES;
+    }
+
+    @Override
+    public Map<String, Object> parameters() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("partitions", partitions);
+        p.put("consumerGroups", groups);
+        p.put("readersPerGroup", readersPerGroup);
+        p.put("retention", retentionEvery == null ? "none (the log keeps every message)"
+                : "consumed messages deleted every " + dev.gauntlet.core.cli.DurationConverter.format(retentionEvery));
+        return p;
+    }
+}

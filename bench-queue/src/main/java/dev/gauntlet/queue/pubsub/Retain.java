@@ -1,0 +1,54 @@
+package dev.gauntlet.queue.pubsub;
+
+import dev.gauntlet.core.run.Attempt;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.queue.schema.LogSchema;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+
+/**
+ * Retention by deleting consumed rows ({@code --retention consumed}): for each partition, the messages every group has
+ * read (below the least committed offset) are deleted and the partition's first retained offset moves up, in one
+ * transaction. Whole-partition drops by time would need the log partitioned by time as well; deleting consumed rows
+ * keeps one table per partition and leaves vacuum the dead tuples to clean, which is what a long run should show.
+ */
+final class Retain implements Operation<Connection> {
+
+    static final String NAME = "retain";
+
+    private final int partitions;
+
+    Retain(int partitions) {
+        this.partitions = partitions;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws Exception {
+        long deleted = 0;
+        for (int p = 0; p < partitions; p++) {
+            long low;
+            try (PreparedStatement q = c.prepareStatement("UPDATE log_retention r SET first_offset = x.low FROM "
+                    + "(SELECT min(next_offset) AS low FROM consumer_offsets WHERE partition = ?) x "
+                    + "WHERE r.partition = ? AND r.first_offset < x.low RETURNING x.low")) {
+                q.setInt(1, p);
+                q.setInt(2, p);
+                try (var rs = q.executeQuery()) {
+                    if (!rs.next()) {
+                        continue; // nothing new consumed by every group
+                    }
+                    low = rs.getLong(1);
+                }
+            }
+            try (PreparedStatement d = c.prepareStatement("DELETE FROM " + LogSchema.table(p) + " WHERE msg_offset < ?")) {
+                d.setLong(1, low);
+                deleted += d.executeUpdate();
+            }
+        }
+        attempt.count("deleted", deleted);
+    }
+}
