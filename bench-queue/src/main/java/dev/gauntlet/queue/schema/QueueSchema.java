@@ -1,0 +1,57 @@
+package dev.gauntlet.queue.schema;
+
+import dev.gauntlet.queue.workqueue.AckMode;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The work queue: one table of messages that competing readers claim and acknowledge, and, when acknowledging
+ * archives, the table the acknowledged messages move to.
+ *
+ * <pre>
+ * queue_messages(id identity primary key, produced_at bigint, payload bytea, acked_at timestamptz)
+ *     produced_at: RunClock epoch nanos; acked_at: set only by the flag ack mode, whose claims use
+ *     queue_messages_unacked, a partial index of the ids not yet acknowledged
+ * queue_archive(id primary key, produced_at, payload, acked_at)      archive ack mode only
+ * </pre>
+ *
+ * The archive's primary key is the database's own guard against a message archived twice.
+ */
+public final class QueueSchema {
+
+    private QueueSchema() {
+    }
+
+    /** Drops whatever queue is there and creates an empty one for {@code mode}. */
+    public static void create(Connection c, AckMode mode) throws SQLException {
+        drop(c);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE queue_messages (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
+                    + "produced_at bigint NOT NULL, payload bytea NOT NULL, acked_at timestamptz)");
+            if (mode == AckMode.FLAG) {
+                // Acknowledged rows stay: without this a claim would walk past all of them in the primary key.
+                s.execute("CREATE INDEX queue_messages_unacked ON queue_messages (id) WHERE acked_at IS NULL");
+            }
+            if (mode == AckMode.ARCHIVE) {
+                s.execute("CREATE TABLE queue_archive (id bigint PRIMARY KEY, produced_at bigint NOT NULL, "
+                        + "payload bytea NOT NULL, acked_at timestamptz NOT NULL DEFAULT now())");
+            }
+        }
+    }
+
+    /** Whether there is a queue. */
+    public static boolean exists(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT to_regclass('queue_messages') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    public static void drop(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS queue_messages");
+            s.execute("DROP TABLE IF EXISTS queue_archive");
+        }
+    }
+}

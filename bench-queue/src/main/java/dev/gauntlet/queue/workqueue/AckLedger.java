@@ -1,0 +1,131 @@
+package dev.gauntlet.queue.workqueue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What the writers committed to having produced and the readers to having acknowledged, as message ids recorded
+ * after each commit. In a work queue each message is for one reader only, so at the end every produced id must be
+ * acknowledged exactly once or still wait in the queue; the {@link Tally} sets the two lists side by side.
+ *
+ * <p>Ids go into fixed chunks of {@code long[]} (8 bytes an id, no boxing: a 5-minute run at 5,000 msg/s is 1.5 M ids,
+ * 12 MB a side) and are sorted once, at the tally. Thread safe: writers and readers record from any worker.
+ */
+public final class AckLedger {
+
+    /**
+     * The ledger at the end.
+     *
+     * @param produced         distinct ids produced
+     * @param acknowledgements acknowledgements recorded, a redelivered message counting each time
+     * @param acked            distinct ids acknowledged, sorted (those never produced included)
+     * @param duplicates       ids acknowledged more than once
+     * @param firstDuplicate   the lowest of them, or -1
+     * @param phantoms         ids acknowledged but never produced
+     * @param firstPhantom     the lowest of them, or -1
+     * @param unacked          ids produced and never acknowledged, sorted: to look up in the queue
+     */
+    public record Tally(long produced, long acknowledgements, long[] acked, long duplicates, long firstDuplicate,
+                        long phantoms, long firstPhantom, long[] unacked) {
+    }
+
+    private final Ids produced = new Ids();
+    private final Ids acked = new Ids();
+
+    /** A writer committed messages {@code ids}. */
+    public void produced(long[] ids) {
+        produced.add(ids);
+    }
+
+    /** A reader committed its acknowledgement of messages {@code ids}. */
+    public void acked(long[] ids) {
+        acked.add(ids);
+    }
+
+    /** The tally so far: both lists sorted and walked side by side once. */
+    public Tally tally() {
+        long[] p = produced.sorted();
+        long[] a = acked.sorted();
+        long[] distinctAcked = new long[a.length];
+        long[] unacked = new long[p.length];
+        int nAcked = 0;
+        int nUnacked = 0;
+        long distinctProduced = 0;
+        long duplicates = 0;
+        long firstDuplicate = -1;
+        long phantoms = 0;
+        long firstPhantom = -1;
+        int i = 0;
+        int j = 0;
+        while (i < p.length || j < a.length) {
+            long id = Math.min(i < p.length ? p[i] : Long.MAX_VALUE, j < a.length ? a[j] : Long.MAX_VALUE);
+            boolean wasProduced = false;
+            while (i < p.length && p[i] == id) {
+                wasProduced = true;
+                i++;
+            }
+            int times = 0;
+            while (j < a.length && a[j] == id) {
+                times++;
+                j++;
+            }
+            if (wasProduced) {
+                distinctProduced++;
+                if (times == 0) {
+                    unacked[nUnacked++] = id;
+                }
+            }
+            if (times > 0) {
+                distinctAcked[nAcked++] = id;
+                if (!wasProduced && phantoms++ == 0) {
+                    firstPhantom = id;
+                }
+                if (times > 1 && duplicates++ == 0) {
+                    firstDuplicate = id;
+                }
+            }
+        }
+        return new Tally(distinctProduced, a.length, Arrays.copyOf(distinctAcked, nAcked), duplicates, firstDuplicate,
+                phantoms, firstPhantom, Arrays.copyOf(unacked, nUnacked));
+    }
+
+    /** An append-only list of ids in fixed chunks: no copying as it grows, one array when sorted. */
+    private static final class Ids {
+        private static final int CHUNK = 1 << 16;
+
+        private final List<long[]> full = new ArrayList<>();
+        private long[] current = new long[CHUNK];
+        private int used;
+
+        synchronized void add(long[] ids) {
+            int from = 0;
+            while (from < ids.length) {
+                if (used == CHUNK) {
+                    full.add(current);
+                    current = new long[CHUNK];
+                    used = 0;
+                }
+                int n = Math.min(ids.length - from, CHUNK - used);
+                System.arraycopy(ids, from, current, used, n);
+                used += n;
+                from += n;
+            }
+        }
+
+        long[] sorted() {
+            long[] all;
+            synchronized (this) {
+                all = new long[full.size() * CHUNK + used];
+                int at = 0;
+                for (long[] chunk : full) {
+                    System.arraycopy(chunk, 0, all, at, CHUNK);
+                    at += CHUNK;
+                }
+                System.arraycopy(current, 0, all, at, used);
+            }
+            Arrays.sort(all);
+            return all;
+        }
+    }
+}
