@@ -61,6 +61,12 @@ public final class Runner<S> {
     /** Latencies operations observed (end to end, ...) and gauges they set, by name; see {@link Attempt}. */
     private final Map<String, LatencyRecorder> observations = new ConcurrentHashMap<>();
     private final Map<String, java.util.concurrent.atomic.AtomicLong> gauges = new ConcurrentHashMap<>();
+    /**
+     * The role whose clients run each operation, or {@link #SHARED_OPERATION} when clients of several do: a role's
+     * issued count per interval is then its operations' counts in the same snapshots, exact by construction.
+     */
+    private final Map<String, String> roleOfOperation = new ConcurrentHashMap<>();
+    private static final String SHARED_OPERATION = "";
     /** Replaced when the warm-up ends, so results count only the measured phase. */
     private volatile ErrorTally errors = new ErrorTally();
     private volatile ErrorTally retried = new ErrorTally();
@@ -525,6 +531,7 @@ public final class Runner<S> {
             String name = op.name();
             if (name != statsName) { // identity first: operation names are usually constants
                 opStats = stats(name);
+                roleOfOperation.merge(name, role.role.name(), (a, b) -> a.equals(b) ? a : SHARED_OPERATION);
                 statsName = name;
             }
             return opStats;
@@ -1093,10 +1100,24 @@ public final class Runner<S> {
                 snaps.put(s, s.takeInterval());
                 counterValues.put(s, s.counterValues());
             }
+            // A role's issued operations: its operations' committed and failed counts in these same snapshots when
+            // no operation is shared between roles; otherwise the roles' own counters, read just after the snapshots
+            // (an operation ending in between is counted in this interval here and in the next in its histogram).
+            boolean exact = !roleOfOperation.containsValue(SHARED_OPERATION);
+            Map<String, Long> issuedNow = new java.util.HashMap<>();
+            if (exact) {
+                snaps.forEach((s, snap) -> {
+                    String role = roleOfOperation.get(s.name());
+                    if (role != null) {
+                        issuedNow.merge(role, snap.latency().getTotalCount() + snap.failed().getTotalCount(), Long::sum);
+                    }
+                });
+            }
             for (RoleState r : roles) {
                 long issued = r.issued.sum();
+                long inInterval = exact ? issuedNow.getOrDefault(r.role.name(), 0L) : issued - r.issuedBefore;
                 if (measuring) {
-                    r.issuedMeasured += issued - r.issuedBefore;
+                    r.issuedMeasured += inInterval;
                 }
                 r.issuedBefore = issued;
             }
