@@ -70,7 +70,7 @@ public final class ModeOptions {
         try {
             return AckMode.parse(ack);
         } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage(), e);
+            throw new BadInputException("--ack: " + e.getMessage(), e);
         }
     }
 

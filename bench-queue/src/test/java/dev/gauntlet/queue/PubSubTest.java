@@ -144,4 +144,95 @@ class PubSubTest {
                     && k.status() == Check.Status.FAIL), d.checks().toString());
         }
     }
+
+    /** One partition, one group, one reader that keeps up, writers at 200 msg/s, with a disruption at 1 s. */
+    private static RunRecord keepingUp(TestDatabase db, DeliveryLedger ledger, Disruption disruption, Duration length,
+                                       Duration runLength) throws Exception {
+        try (Connection c = db.connect()) {
+            LogSchema.create(c, 1, 1);
+        }
+        PubSubWorkload w = new PubSubWorkload(1, 1, 1, 10, 500, 16, Duration.ofMillis(2), ledger);
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(PubSubWorkload.READERS, 1))
+                .role(Role.openLoop(PubSubWorkload.WRITERS, 2, 20).startingAfter(PubSubWorkload.READERS))
+                .duration(runLength).reportEvery(Duration.ofSeconds(1))
+                .disruption(disruption, Duration.ofSeconds(1), length).build();
+        try (JdbcTarget target = JdbcTarget.direct(new ConnectionSettings(db.jdbcUrl(), db.user(), db.password()))) {
+            return new Runner<>(plan, w, target, RunListener.NONE, null).run();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"connections killed", "server restarted"})
+    void offsetsSurviveLostConnectionsAndARestart(String what, TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("queue_survive_" + (what.startsWith("server") ? "restart" : "kill"));
+        DeliveryLedger ledger = new DeliveryLedger(1, 1);
+        Disruption d = new Disruption() {
+            @Override
+            public String name() {
+                return what.replace(' ', '-');
+            }
+
+            @Override
+            public void start(Log log) throws Exception {
+                if (what.startsWith("server")) {
+                    db.restart(true);
+                    return;
+                }
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    var rs = s.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            + "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+                    rs.next();
+                    log.note(rs.getLong(1) + " sessions ended");
+                }
+            }
+        };
+        // A restart takes a few seconds on a busy machine: the run goes on long enough to see reading resume.
+        RunRecord run = keepingUp(db, ledger, d, null, Duration.ofSeconds(what.startsWith("server") ? 10 : 3));
+        assertEquals("done", run.disruptions().get(0).outcome(), run.disruptions().toString());
+        assertTrue(run.errors().stream().anyMatch(e -> e.count() > 0), "clients saw their connections go: "
+                + run.errors());
+        long read = run.operations().stream().filter(o -> o.name().equals(PubSubWorkload.readOperation(0)))
+                .findFirst().orElseThrow().counter("messages");
+        assertTrue(read > 300, "reading went on after the disruption: " + read);
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery delivery = DeliveryChecks.run(c, ledger);
+            assertTrue(delivery.passed(), delivery.line() + " " + delivery.checks());
+            assertEquals(0, delivery.lost(), delivery.line());
+            assertEquals(0, delivery.duplicates(), delivery.line());
+        }
+    }
+
+    @Test
+    void endToEndLatencyCountsTheTimeAMessageWasHeldBack(TestDatabase server) throws Exception {
+        // For 1 s the group's offset row is locked by another session: the reader finds it taken (SKIP LOCKED) and
+        // messages wait. The first held back waited about the whole second, from its producer's timestamp.
+        TestDatabase db = server.freshDatabase("queue_held_back");
+        Connection[] holder = new Connection[1];
+        Disruption hold = new Disruption() {
+            @Override
+            public String name() {
+                return "hold-offsets";
+            }
+
+            @Override
+            public void start(Log log) throws Exception {
+                holder[0] = db.connect();
+                holder[0].setAutoCommit(false);
+                try (Statement s = holder[0].createStatement()) {
+                    s.executeQuery("SELECT * FROM consumer_offsets FOR UPDATE").close();
+                }
+            }
+
+            @Override
+            public void stop(Log log) throws Exception {
+                holder[0].commit();
+                holder[0].close();
+            }
+        };
+        RunRecord run = keepingUp(db, new DeliveryLedger(1, 1), hold, Duration.ofSeconds(1), Duration.ofSeconds(3));
+        var e2e = run.observations().get("endToEnd").latencyMs();
+        assertTrue(e2e.max() >= 900, "a message produced as the hold began waited about 1 s: max " + e2e.max());
+        assertTrue(e2e.max() < 2500, "and not much more: max " + e2e.max());
+        assertTrue(e2e.p50() < 900, "most messages were not held back: p50 " + e2e.p50());
+    }
 }

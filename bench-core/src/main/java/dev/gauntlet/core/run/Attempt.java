@@ -20,6 +20,7 @@ public final class Attempt {
     private String[] names = new String[4];
     private long[] values = new long[4];
     private final java.util.ArrayList<Runnable> onCommit = new java.util.ArrayList<>(2);
+    private final java.util.ArrayList<Runnable> onUnknownCommit = new java.util.ArrayList<>(2);
 
     /**
      * An attempt outside a run (a test or a tool executing an operation directly): what the operation says is held
@@ -72,6 +73,15 @@ public final class Attempt {
         onCommit.add(action);
     }
 
+    /**
+     * Work for when this attempt's commit was sent and its outcome never came back (the connection broke during
+     * COMMIT): the database may or may not have it. A ledger records the claim as uncertain, so verification can tell
+     * a message whose acknowledgement was lost in flight from one that was lost. Nothing else said is recorded.
+     */
+    public void ifCommitUnknown(Runnable action) {
+        onUnknownCommit.add(action);
+    }
+
     private void add(Kind kind, String name, long value) {
         if (size == names.length) {
             kinds = java.util.Arrays.copyOf(kinds, size * 2);
@@ -90,6 +100,15 @@ public final class Attempt {
         this.intendedNanoTime = intendedNanoTime;
         size = 0;
         onCommit.clear();
+        onUnknownCommit.clear();
+    }
+
+    /** The commit's outcome is unknown: runs the work for that case, and discards the rest. */
+    void commitUnknown() {
+        for (Runnable action : onUnknownCommit) {
+            action.run();
+        }
+        begin(intendedNanoTime);
     }
 
     boolean isEmpty() {

@@ -761,6 +761,9 @@ public final class Runner<S> {
                 releaseIfPooled(session, false);
             }
             case CONNECTION, AMBIGUOUS_COMMIT -> {
+                if (f.kind() == Failure.Kind.AMBIGUOUS_COMMIT) {
+                    c.observed.commitUnknown();
+                }
                 countError(s, f);
                 if (session != null) {
                     target.release(session, true);

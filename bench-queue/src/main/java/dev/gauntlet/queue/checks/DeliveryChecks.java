@@ -27,7 +27,11 @@ public final class DeliveryChecks {
     }
 
     /** The verdict: the checks, and the totals the summary line prints. */
-    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog) {
+    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog, long uncertain) {
+
+        public Delivery(List<Check> checks, long lost, long duplicates, long backlog) {
+            this(checks, lost, duplicates, backlog, 0);
+        }
 
         public boolean passed() {
             return checks.stream().noneMatch(k -> k.status() == Check.Status.FAIL);
@@ -35,8 +39,10 @@ public final class DeliveryChecks {
 
         /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}. */
         public String line() {
-            return String.format(java.util.Locale.ROOT, "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed)",
-                    passed() ? "PASS" : "FAIL", lost, duplicates, backlog);
+            return String.format(java.util.Locale.ROOT, "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed%s)",
+                    passed() ? "PASS" : "FAIL", lost, duplicates, backlog, uncertain == 0 ? ""
+                            : String.format(java.util.Locale.ROOT, ", %,d read by a commit whose outcome the reader "
+                            + "never heard", uncertain));
         }
     }
 
@@ -68,11 +74,13 @@ public final class DeliveryChecks {
         long lost = 0;
         long duplicates = 0;
         long backlog = 0;
+        long uncertain = 0;
         List<String> disagree = new ArrayList<>();
         String firstLost = null;
         for (DeliveryLedger.Tally t : ledger.tallies()) {
             lost += t.lost();
             duplicates += t.duplicates();
+            uncertain += t.uncertain();
             if (t.lost() > 0 && firstLost == null) {
                 firstLost = "group " + (t.group() + 1) + " partition " + t.partition();
             }
@@ -89,7 +97,7 @@ public final class DeliveryChecks {
         checks.add(disagree.isEmpty()
                 ? Check.pass(OFFSETS, backlog + " messages produced but not yet consumed (summed over groups)")
                 : Check.fail(OFFSETS, String.join("; ", disagree.subList(0, Math.min(3, disagree.size())))));
-        return new Delivery(checks, lost, duplicates, backlog);
+        return new Delivery(checks, lost, duplicates, backlog, uncertain);
     }
 
     /** {committed offset of the group, tip of the partition}. */

@@ -46,6 +46,8 @@ public final class QueueDeliveryChecks {
     }
 
     public static DeliveryChecks.Delivery run(Connection c, AckLedger ledger, AckMode mode) throws SQLException {
+        long[] resolved = tookEffect(c, ledger.uncertain(), mode);
+        ledger.acked(resolved); // their commits went through: acknowledged, though the readers never heard it
         AckLedger.Tally t = ledger.tally();
         long[] waiting = missing(c, t.unacked(), mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
         long lost = waiting[0];
@@ -62,7 +64,30 @@ public final class QueueDeliveryChecks {
                 : Check.fail(PHANTOMS, n(t.phantoms()) + " acknowledged but never produced, first id "
                         + t.firstPhantom()));
         checks.add(agrees(c, t.acked(), mode));
-        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog);
+        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, resolved.length);
+    }
+
+    /** Of acknowledgements whose commit's outcome is unknown, the ids the database shows acknowledged. */
+    private static long[] tookEffect(Connection c, long[] ids, AckMode mode) throws SQLException {
+        if (ids.length == 0) {
+            return ids;
+        }
+        String sql = switch (mode) {
+            case DELETE -> "SELECT u.id FROM unnest(?::bigint[]) AS u(id) WHERE NOT EXISTS "
+                    + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id)";
+            case ARCHIVE -> "SELECT id FROM queue_archive WHERE id = ANY(?)";
+            case FLAG -> "SELECT id FROM queue_messages WHERE id = ANY(?) AND acked_at IS NOT NULL";
+        };
+        List<Long> found = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setArray(1, IdArrays.of(c, ids));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getLong(1));
+                }
+            }
+        }
+        return found.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** The database's side of the acknowledgements, as the mode leaves it. */

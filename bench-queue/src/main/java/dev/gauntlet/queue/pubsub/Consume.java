@@ -140,6 +140,7 @@ final class Consume implements Operation<Connection> {
     private void recordRun(Attempt attempt, int partition, long start, long end) {
         if (start >= 0 && end > start) {
             attempt.afterCommit(() -> ledger.read(group, partition, start, end));
+            attempt.ifCommitUnknown(() -> ledger.maybeRead(group, partition, start, end));
         }
     }
 }

@@ -11,19 +11,35 @@ import java.util.List;
  */
 public final class DeliveryLedger {
 
-    /** One group's partition at the end: lost, delivered twice, and how far the ranges reach. */
-    public record Tally(int group, int partition, long lost, long duplicates, long reached) {
+    /**
+     * One group's partition at the end: lost, delivered twice, read by a transaction whose commit's outcome never
+     * reached the reader (the connection broke during COMMIT; the next read starting past them says it did commit),
+     * and how far the ranges reach.
+     */
+    public record Tally(int group, int partition, long lost, long duplicates, long uncertain, long reached) {
     }
 
     private final List<List<List<long[]>>> ranges = new ArrayList<>();
+    private final List<List<List<long[]>>> uncertain = new ArrayList<>();
 
     public DeliveryLedger(int groups, int partitions) {
         for (int g = 0; g < groups; g++) {
             List<List<long[]>> group = new ArrayList<>();
+            List<List<long[]>> unsure = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 group.add(new ArrayList<>());
+                unsure.add(new ArrayList<>());
             }
             ranges.add(group);
+            uncertain.add(unsure);
+        }
+    }
+
+    /** Group {@code group} read {@code from..to} of {@code partition}, and the commit's outcome never came back. */
+    public void maybeRead(int group, int partition, long from, long to) {
+        List<long[]> list = uncertain.get(group).get(partition);
+        synchronized (list) {
+            list.add(new long[] {from, to});
         }
     }
 
@@ -45,24 +61,54 @@ public final class DeliveryLedger {
 
     /** The tally of one group's partition so far. */
     public Tally tally(int group, int partition) {
-        List<long[]> sorted;
-        List<long[]> list = ranges.get(group).get(partition);
-        synchronized (list) {
-            sorted = new ArrayList<>(list);
-        }
-        sorted.sort(Comparator.comparingLong(r -> r[0]));
+        List<long[]> sorted = sorted(ranges.get(group).get(partition));
+        List<long[]> unsure = sorted(uncertain.get(group).get(partition));
         long expected = 0;
         long lost = 0;
         long duplicates = 0;
+        long uncertainCount = 0;
         for (long[] r : sorted) {
             if (r[0] > expected) {
-                lost += r[0] - expected;
+                long covered = covered(unsure, expected, r[0]);
+                uncertainCount += covered;
+                lost += r[0] - expected - covered;
             } else if (r[0] < expected) {
                 duplicates += Math.min(r[1], expected) - r[0];
             }
             expected = Math.max(expected, r[1]);
         }
-        return new Tally(group, partition, lost, duplicates, expected);
+        // An uncertain read at the very end, committed after all, carries the reach on.
+        for (long[] u : unsure) {
+            if (u[0] == expected) {
+                uncertainCount += u[1] - u[0];
+                expected = u[1];
+            }
+        }
+        return new Tally(group, partition, lost, duplicates, uncertainCount, expected);
+    }
+
+    private static List<long[]> sorted(List<long[]> list) {
+        List<long[]> copy;
+        synchronized (list) {
+            copy = new ArrayList<>(list);
+        }
+        copy.sort(Comparator.comparingLong(r -> r[0]));
+        return copy;
+    }
+
+    /** How many offsets of {@code from..to} the uncertain ranges cover. */
+    private static long covered(List<long[]> unsure, long from, long to) {
+        long covered = 0;
+        long at = from;
+        for (long[] u : unsure) {
+            long a = Math.max(u[0], at);
+            long b = Math.min(u[1], to);
+            if (b > a) {
+                covered += b - a;
+                at = b;
+            }
+        }
+        return covered;
     }
 
     /** Every group's partitions. */

@@ -32,10 +32,24 @@ public final class AckLedger {
 
     private final Ids produced = new Ids();
     private final Ids acked = new Ids();
+    private final Ids uncertain = new Ids();
 
     /** A writer committed messages {@code ids}. */
     public void produced(long[] ids) {
         produced.add(ids);
+    }
+
+    /**
+     * A reader sent the commit of its acknowledgement of {@code ids} and the outcome never came back (the connection
+     * broke during COMMIT); verification asks the database whether it took effect.
+     */
+    public void maybeAcked(long[] ids) {
+        uncertain.add(ids);
+    }
+
+    /** The ids whose acknowledgement's outcome is unknown, sorted. */
+    public long[] uncertain() {
+        return uncertain.sorted();
     }
 
     /** A reader committed its acknowledgement of messages {@code ids}. */

@@ -83,5 +83,6 @@ final class Dequeue implements Operation<Connection> {
         attempt.count("bytes", bytes);
         attempt.gaugeMillisSince("lagMillis", oldest);
         attempt.afterCommit(() -> ledger.acked(claimed));
+        attempt.ifCommitUnknown(() -> ledger.maybeAcked(claimed));
     }
 }

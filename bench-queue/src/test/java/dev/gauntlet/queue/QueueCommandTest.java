@@ -1,0 +1,171 @@
+package dev.gauntlet.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.cli.GauntletCommandLine;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.queue.figures.Cost;
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line end to end: the queue mode with drain and server gauges, retention, the search, init/check/drop. */
+@ExtendWith(PostgresExtension.class)
+class QueueCommandTest {
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    static Outcome cli(TestDatabase db, String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command, "--url", db.jdbcUrl(), "--user", db.user()));
+        if (db.password() != null) {
+            all.add("--password=" + db.password());
+        }
+        all.addAll(List.of(args));
+        StringWriter err = new StringWriter();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            var line = GauntletCommandLine.create(new QueueCommand());
+            line.setErr(new PrintWriter(err, true));
+            int code = line.execute(all.toArray(String[]::new));
+            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString());
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    private static void allPass(RunResult r) {
+        for (Check c : r.checks()) {
+            assertEquals(Check.Status.PASS, c.status(), c.name() + ": " + c.detail());
+        }
+    }
+
+    @Test
+    void aQueueRunDrainsAndRecordsTheServerOverTime(TestDatabase server, @TempDir Path tmp) throws Exception {
+        TestDatabase db = server.freshDatabase("queue_cli_archive");
+        Path out = tmp.resolve("run");
+        Outcome o = cli(db, "run", "--mode", "queue", "--ack", "archive", "--writers", "2", "--readers", "3",
+                "--write-batch", "10", "--read-batch", "20", "--payload", "64", "--throttle-writes", "500",
+                "--duration", "3s", "--report-every", "1s", "--drain=30s", "--out", out.toString());
+        assertEquals(0, o.code(), o.err() + o.out());
+        RunResult r = ResultFile.read(out);
+        allPass(r);
+        assertTrue(o.out().contains("Delivery: PASS (0 lost, 0 duplicates, 0 not yet consumed)"), o.out());
+        assertTrue(o.out().contains("Drain: queue caught up"), o.out());
+        assertNotNull(r.metrics().get("drain.queueSeconds"), r.metrics().toString());
+        assertEquals("archive", r.parameters().get("ack"));
+        // Server gauges every interval, drawn; WAL per message from the phase probe.
+        assertTrue(r.gauges().containsKey("tableBytes") && r.gauges().containsKey("walBytes"), r.gauges().toString());
+        assertTrue(r.gauges().get("tableBytes").max() > 0, "the archive grew: " + r.gauges());
+        assertTrue(r.metrics().get("walBytesPerMessage") > 64, "each message writes at least its payload to WAL");
+        assertTrue(Files.exists(out.resolve("gauge-tableBytes.png")));
+        assertTrue(Files.readString(out.resolve("report.md")).contains("![tableBytes over time](gauge-tableBytes.png)"));
+        // Readers were ready before the writers started.
+        var writers = r.roles().stream().filter(x -> x.name().equals("writers")).findFirst().orElseThrow();
+        assertEquals("readers", writers.after());
+        assertNotNull(writers.startedAt());
+    }
+
+    @Test
+    void retentionDeletesWhatEveryGroupHasReadAndTheLogStaysVerifiable(TestDatabase server, @TempDir Path tmp) {
+        TestDatabase db = server.freshDatabase("queue_cli_retention");
+        Path out = tmp.resolve("run");
+        Outcome o = cli(db, "run", "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers", "2",
+                "--write-batch", "10", "--read-batch", "50", "--payload", "32", "--throttle-writes", "1000",
+                "--retention", "consumed", "--retention-every", "200ms", "--duration", "3s", "--report-every", "1s",
+                "--out", out.toString());
+        assertEquals(0, o.code(), o.err() + o.out());
+        RunResult r = ResultFile.read(out);
+        allPass(r);
+        long deleted = r.operation("retain").orElseThrow().counter("deleted");
+        assertTrue(deleted > 500, "consumed messages deleted: " + deleted);
+        Outcome check = cli(db, "check");
+        assertEquals(0, check.code(), check.out());
+    }
+
+    @Test
+    void initCheckAndDropAndACheckThatFails(TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("queue_cli_admin");
+        assertEquals(0, cli(db, "init", "--mode", "queue", "--ack", "archive").code());
+        Outcome ok = cli(db, "check");
+        assertEquals(0, ok.code(), ok.out() + ok.err());
+        assertTrue(ok.out().contains("no message both queued and archived"), ok.out());
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO queue_messages (id, produced_at, payload) OVERRIDING SYSTEM VALUE VALUES (7, 0, 'x')");
+            s.execute("INSERT INTO queue_archive (id, produced_at, payload) VALUES (7, 0, 'x')");
+        }
+        Outcome bad = cli(db, "check");
+        assertEquals(1, bad.code(), bad.out());
+        assertTrue(bad.out().contains("id=7"), bad.out());
+        assertEquals(0, cli(db, "drop").code());
+        Outcome none = cli(db, "check");
+        assertEquals(2, none.code(), none.out() + none.err());
+        assertTrue(none.err().contains("run init or run first"), none.err());
+    }
+
+    @Test
+    void badInputIsOneLineAndExit2BeforeAnythingStarts(TestDatabase server) {
+        TestDatabase db = server.freshDatabase("queue_cli_bad");
+        List<List<String>> cases = List.of(List.of("--mode", "kafka"), List.of("--ack", "flag"),
+                List.of("--mode", "queue", "--partitions", "2"), List.of("--ack", "purge", "--mode", "queue"),
+                List.of("--payload", "0"), List.of("--write-batch", "0"), List.of("--consumer-groups", "0"),
+                List.of("--throttle-writes", "-5"), List.of("--readers", "0"), List.of("--retention", "forever"),
+                List.of("--drain=0s"), List.of("--cost-per-hour", "-1"), List.of("--clients", "4"));
+        for (List<String> args : cases) {
+            Outcome o = cli(db, "run", args.toArray(String[]::new));
+            assertEquals(2, o.code(), args + ": " + o.err() + o.out());
+            assertEquals(1, o.err().strip().lines().count(), args + ": " + o.err());
+            assertTrue(o.err().contains(args.get(0).split("=")[0]), args + " names its option: " + o.err());
+        }
+    }
+
+    @Test
+    void theSearchStepsUpFromTheRawRateAndSaysWhyEachStepFailed(TestDatabase server, @TempDir Path tmp)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("queue_cli_search");
+        Path out = tmp.resolve("search");
+        // A write p99 of 1 ms is out of reach: every throttled step fails, and the search stops after refining once.
+        Outcome o = cli(db, "run", "--find-max-rate", "--max-write-p99", "1ms", "--writers", "2", "--partitions", "1",
+                "--consumer-groups", "1", "--readers", "1", "--write-batch", "10", "--payload", "16",
+                "--duration", "2s", "--report-every", "1s", "--out", out.toString());
+        assertEquals(0, o.code(), o.err() + o.out());
+        String summary = Files.readString(out.resolve("search.md"));
+        assertTrue(summary.contains("No throttled step was sustained"), summary);
+        assertTrue(summary.contains("raw insert rate (unthrottled writers, readers running)"), summary);
+        assertTrue(summary.contains("write p99"), summary);
+        RunResult raw = ResultFile.read(out.resolve("step-01-unthrottled"));
+        assertEquals("unthrottled", raw.variant());
+        assertTrue(Files.list(out).filter(p -> p.getFileName().toString().startsWith("step-")).count() >= 3,
+                "the raw step, a first throttled step and one refinement");
+    }
+
+    @Test
+    void costIsPricedAsTheSeedPricedIt() {
+        // The seed: c7i.xlarge at $0.118/h is $1,033.68 a year; 450 GB at $0.08/GB-month is $432 a year.
+        Cost cost = new Cost(0.118, 450, 0.08);
+        assertEquals(1033.68, cost.serverPerYear(), 1e-9);
+        assertEquals(432.0, cost.storagePerYear(), 1e-9);
+        assertEquals(1465.68 / 4.92, cost.perYearPerMiBPerSecond(4.92), 1e-9);
+        assertTrue(cost.line(4.92).startsWith("Cost: $1,466 a year ($1,034 server, $432 storage), $298 a year per MiB/s"),
+                cost.line(4.92));
+    }
+}
