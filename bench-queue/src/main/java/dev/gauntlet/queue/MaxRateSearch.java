@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * {@code --find-max-rate}: the highest write rate every group sustains, not the raw insert rate. The first run is
  * unthrottled (the raw insert rate, which readers usually cannot follow); then runs at rising throttles, from
- * {@code --throttle-writes} (or 30% of the raw rate) up by {@code --rate-step} (or 15% of it), until a step fails; one
- * more step halves the gap between the best pass and the first failure. A step is sustained when the writers issued
+ * {@code --throttle-writes} (or 30% of the raw rate) up by {@code --rate-step} (or 15% of it), until a step fails
+ * (when the first already fails, the rate halves until one passes); then steps halve the gap between the best pass
+ * and the first failure until it is within 5% of the best pass (at most 16 runs in all). A step is sustained when the writers issued
  * their rate (95%), write p99 from the intended start stays within {@code --max-write-p99}, every group read at
  * least 97% of what was written over the step, every group's lag at the step's end is within {@code --max-lag}, and
  * delivery passed.
@@ -36,6 +37,8 @@ final class MaxRateSearch implements RunSearch<RunCommand.Setup> {
     }
 
     private static final int MAX_STEPS = 16;
+    /** The search stops once the best pass and the first failure are this close (a share of the best pass). */
+    private static final double RESOLUTION = 0.05;
 
     private final RatePlan plan;
     private final int writeBatch;
@@ -45,7 +48,6 @@ final class MaxRateSearch implements RunSearch<RunCommand.Setup> {
     private final double step;
     private final Map<String, String> reads;
     private final List<Double> targets = new ArrayList<>();
-    private boolean refined;
 
     MaxRateSearch(RatePlan plan, int writeBatch, Duration maxWriteP99, Duration maxLag, double start, double step,
                   Map<String, String> reads) {
@@ -76,8 +78,12 @@ final class MaxRateSearch implements RunSearch<RunCommand.Setup> {
                 rate = start > 0 ? start : roundToBatch(0.3 * raw);
             } else if (Double.isNaN(firstFail)) {
                 rate = verdicts.get(verdicts.size() - 1).target() + by;
-            } else if (!refined && firstFail - bestPass > 2 * writeBatch) {
-                refined = true;
+            } else if (bestPass == 0) {
+                rate = roundToBatch(firstFail / 2); // nothing sustained yet: halve until something is
+                if (rate >= firstFail) {
+                    return null;
+                }
+            } else if (firstFail - bestPass > Math.max(2 * writeBatch, RESOLUTION * bestPass)) {
                 rate = roundToBatch((bestPass + firstFail) / 2);
             } else {
                 return null;

@@ -16,6 +16,7 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.queue.checks.DeliveryChecks;
@@ -284,6 +285,12 @@ public final class RunCommand implements Callable<Integer> {
         long written = r.operation(Throughput.WRITE).map(o -> o.counter("messages")).orElse(0L);
         r.measuredProbe(WalBytes.NAME).filter(wal -> written > 0)
                 .ifPresent(wal -> m.add("walBytesPerMessage", wal / (double) written, MetricInfo.lower()));
+        long read = s.mode.readOperations().values().stream()
+                .mapToLong(op -> r.operation(op).map(o -> o.counter("messages")).orElse(0L)).sum();
+        r.measuredProbe(DriverCpu.NAME).filter(cpu -> written + read > 0 && r.measuredSeconds() > 0).ifPresent(cpu -> {
+            m.add("driverCpuMicrosPerMessage", cpu / 1e3 / (written + read), MetricInfo.lower());
+            m.add("driverCores", cpu / 1e9 / r.measuredSeconds(), MetricInfo.lower());
+        });
         double writeMiB = m.values().getOrDefault("writeMiBPerSecond", 0.0);
         System.out.printf(Locale.ROOT, "Throughput: write %,.0f msg/s (%.2f MiB/s), read %,.0f msg/s (%.2f MiB/s) "
                         + "over %.1f s measured%n", m.values().get("writeMsgPerSecond"), writeMiB,

@@ -143,10 +143,10 @@ class QueueCommandTest {
             throws Exception {
         TestDatabase db = server.freshDatabase("queue_cli_search");
         Path out = tmp.resolve("search");
-        // A write p99 of 1 ms is out of reach: every throttled step fails, and the search stops after refining once.
+        // A write p99 of 1 ms is out of reach: every throttled step fails, and the rate halves until it cannot.
         Outcome o = cli(db, "run", "--find-max-rate", "--max-write-p99", "1ms", "--writers", "2", "--partitions", "1",
                 "--consumer-groups", "1", "--readers", "1", "--write-batch", "10", "--payload", "16",
-                "--duration", "2s", "--report-every", "1s", "--out", out.toString());
+                "--throttle-writes", "40", "--duration", "2s", "--report-every", "1s", "--out", out.toString());
         assertEquals(0, o.code(), o.err() + o.out());
         String summary = Files.readString(out.resolve("search.md"));
         assertTrue(summary.contains("No throttled step was sustained"), summary);
@@ -154,8 +154,9 @@ class QueueCommandTest {
         assertTrue(summary.contains("write p99"), summary);
         RunResult raw = ResultFile.read(out.resolve("step-01-unthrottled"));
         assertEquals("unthrottled", raw.variant());
-        assertTrue(Files.list(out).filter(p -> p.getFileName().toString().startsWith("step-")).count() >= 3,
-                "the raw step, a first throttled step and one refinement");
+        // The raw step, then 40, 20 and 10 msg/s (one batch a second: it cannot halve further).
+        assertEquals(4, Files.list(out).filter(p -> p.getFileName().toString().startsWith("step-")).count());
+        assertTrue(Files.isDirectory(out.resolve("step-04-rate-10")), summary);
     }
 
     @Test
