@@ -6,7 +6,7 @@ import picocli.CommandLine.Spec;
 /**
  * The top-level command of a workload jar. Subclasses carry the {@code @Command} annotation (name, description,
  * subcommands). Given no subcommand, the command runs its default job ({@link #defaultJob}: its {@code run}
- * subcommand with those arguments) or, without one, explains itself.
+ * subcommand with those arguments) or, when it has no {@code run}, explains itself.
  */
 public abstract class WorkloadCommand implements Runnable, picocli.CommandLine.IExitCodeGenerator {
 
@@ -15,19 +15,19 @@ public abstract class WorkloadCommand implements Runnable, picocli.CommandLine.I
 
     private int exitCode;
 
-    /** The arguments of {@code run} that make the default job; empty (the default): no default job. */
+    /** The arguments of {@code run} that make the default job (none: {@code run} with its defaults). */
     protected java.util.List<String> defaultJob() {
         return java.util.List.of();
     }
 
     @Override
     public void run() {
-        if (defaultJob().isEmpty()) {
+        if (!spec.commandLine().getSubcommands().containsKey("run")) { // no default job: explain the commands
             spec.commandLine().usage(System.out);
             return;
         }
-        System.out.println("No command given: running the default job (" + spec.name() + " run "
-                + String.join(" ", defaultJob()) + "); " + spec.name() + " --help lists the commands.");
+        System.out.println("No command given: running the default job (" + String.join(" ", spec.name(), "run",
+                String.join(" ", defaultJob())).strip() + "); " + spec.name() + " --help lists the commands.");
         exitCode = spec.commandLine().getSubcommands().get("run").execute(defaultJob().toArray(String[]::new));
     }
 
