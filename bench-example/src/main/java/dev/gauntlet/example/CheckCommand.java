@@ -18,7 +18,11 @@ import picocli.CommandLine.Option;
 /** {@code bench-kv check}: the data's invariants; exit 1 when one fails. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Checks the kv table in one read-only snapshot: every loaded key present, none outside the "
-                + "range, every value its loaded length. Exit 0 when all pass, 1 when one fails.")
+                + "range, every value its loaded length. Exit 0 when all pass, 1 when one fails.",
+        footer = {"", "Examples:",
+                "  bench-kv check",
+                "  bench-kv check --url jdbc:postgresql://host:5432/db --user bench",
+                "  bench-kv check --keys 100000   # as loaded: also finds the highest keys missing"})
 public final class CheckCommand implements Callable<Integer> {
 
     @Mixin

@@ -6,7 +6,10 @@ import java.sql.SQLException;
 import picocli.CommandLine.Command;
 
 /** {@code drop}: removes the kv table. */
-@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the kv table.")
+@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the kv table.",
+        footer = {"", "Examples:",
+                "  bench-kv drop",
+                "  bench-kv drop --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it"})
 public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
     public DropCommand() {

@@ -15,7 +15,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bench-kv init}: creates and loads the table. */
-@Command(name = "init", mixinStandardHelpOptions = true, description = "Creates the kv table and loads --keys rows.")
+@Command(name = "init", mixinStandardHelpOptions = true, description = "Creates the kv table and loads --keys rows.",
+        footer = {"", "Examples:",
+                "  bench-kv init                                          # 10,000 keys of 100 bytes, embedded",
+                "  bench-kv init --url jdbc:postgresql://host:5432/db --user bench --keys 1000000",
+                "  bench-kv init --keys 100000 --value-size 1000 --drop   # replaces a loaded table"})
 public final class InitCommand implements Callable<Integer> {
 
     @Mixin

@@ -14,7 +14,12 @@ import picocli.CommandLine.Command;
         subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
         description = {"A key-value read/write mix over JDBC: gets and puts of single keys, chosen uniformly.",
                 "Without a command: the default job, 'bench-kv run " + KvCommand.DEFAULT_JOB_TEXT + "'."},
-        footer = {"", "Typical use: init --keys 100000, then run --read-percent 50 --duration 60s, then check."})
+        footer = {"", "Typical use: init --keys 100000, then run --read-percent 50 --duration 60s, then check.",
+                "", "Examples:",
+                "  bench-kv                # the default job: run " + KvCommand.DEFAULT_JOB_TEXT
+                        + " on the embedded PostgreSQL",
+                "  bench-kv run --help     # every option of a run",
+                "  bench-kv run --init --url jdbc:postgresql://host:5432/db --user bench --read-percent 50"})
 public final class KvCommand extends WorkloadCommand {
 
     static final String NAME = "kv";

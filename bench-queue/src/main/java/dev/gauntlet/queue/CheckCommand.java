@@ -20,7 +20,10 @@ import picocli.CommandLine.Mixin;
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Checks the tables a run left: the log gapless from its retained start to each tip and every "
                 + "committed offset within it; a queue holding no message twice (nor queued and archived at once).",
-                "A run verifies more (none lost, none delivered twice) from the ledger it keeps while it runs."})
+                "A run verifies more (none lost, none delivered twice) from the ledger it keeps while it runs."},
+        footer = {"", "Examples:",
+                "  bench-queue check     # the tables the last run on the embedded PostgreSQL left",
+                "  bench-queue check --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it"})
 public final class CheckCommand implements Callable<Integer> {
 
     @Mixin

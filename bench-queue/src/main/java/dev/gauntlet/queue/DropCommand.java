@@ -7,7 +7,11 @@ import java.sql.SQLException;
 import picocli.CommandLine.Command;
 
 /** {@code drop}: removes the log. */
-@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the log's tables, the consumer offsets, and the queue's tables.")
+@Command(name = "drop", mixinStandardHelpOptions = true,
+        description = "Drops the log's tables, the consumer offsets, and the queue's tables.",
+        footer = {"", "Examples:",
+                "  bench-queue drop",
+                "  bench-queue drop --url jdbc:postgresql://host:5432/db --user bench"})
 public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
     public DropCommand() {

@@ -12,7 +12,11 @@ import picocli.CommandLine.Mixin;
         description = {"Creates the empty tables of --mode pubsub (log_p0.., log_tip, log_retention, consumer_offsets) "
                 + "or --mode queue (queue_messages, and queue_archive with --ack archive), replacing any there.",
                 "'run' starts every run from empty tables of its own, so init is for looking at the schema or "
-                        + "driving it with other tools."})
+                        + "driving it with other tools."},
+        footer = {"", "Examples:",
+                "  bench-queue init                                # pub/sub: 4 partitions, 5 consumer groups, embedded",
+                "  bench-queue init --mode queue --ack archive     # queue_messages and queue_archive",
+                "  bench-queue init --partitions 8 --consumer-groups 2 --url jdbc:postgresql://host:5432/db --user bench"})
 public final class InitCommand implements Callable<Integer> {
 
     @Mixin

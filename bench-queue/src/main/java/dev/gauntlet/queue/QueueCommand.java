@@ -15,7 +15,12 @@ import picocli.CommandLine.Command;
         description = {"PostgreSQL as a pub/sub log or a work queue (FOR UPDATE SKIP LOCKED), measured end to end, "
                 + "delivery verified.",
                 "Without a command: the default job, 'bench-queue run " + QueueCommand.DEFAULT_JOB_TEXT + "'."},
-        footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
+        footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help).",
+                "", "Examples:",
+                "  bench-queue               # the default job: run " + QueueCommand.DEFAULT_JOB_TEXT
+                        + ", embedded",
+                "  bench-queue run --help    # every option of a run",
+                "  bench-queue run --mode queue --ack delete --url jdbc:postgresql://host:5432/db --user bench"})
 public final class QueueCommand extends WorkloadCommand {
 
     static final String NAME = "queue";

@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
         description = {"Demonstrates manual_wal_flush's durability trade-off: for each case a child JVM writes --num "
                 + "keys (fillseq, sync=false), says so, and is killed with SIGKILL; the database is then reopened "
                 + "and its keys counted.",
-                "Prints a Markdown table. Fails (exit 1) if a case that must keep every key lost any."})
+                "Prints a Markdown table. Fails (exit 1) if a case that must keep every key lost any."},
+        footer = {"", "Examples:",
+                "  bench-rocksdb durability                                # 100,000 keys per case, in a temp directory",
+                "  bench-rocksdb durability --num 10000 --out durability.md   # the table also goes to durability.md"})
 public final class DurabilityCommand implements Callable<Integer> {
 
     @Option(names = "--num", paramLabel = "N", defaultValue = "100000",

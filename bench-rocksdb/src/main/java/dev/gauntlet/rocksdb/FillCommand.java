@@ -37,8 +37,10 @@ import picocli.CommandLine.Spec;
                 "Prints each run in db_bench's format, then [AVG n runs] with a 95%% confidence interval and "
                         + "[MEDIAN n runs]; writes result.json, report.md and intervals.hlog per run, a combined "
                         + "result per benchmark and db_bench.md (side by side with db_bench when compared)."},
-        footer = {"", "Example: bench-rocksdb fill --benchmarks fillseq,fillrandom --num 1000000 --manual-wal-flush "
-                + "--repeat 5 --compare-db-bench"})
+        footer = {"", "Examples:",
+                "  bench-rocksdb fill --benchmarks fillseq,fillrandom --num 1000000 --manual-wal-flush --repeat 5",
+                "  bench-rocksdb fill --num 20000 --sync --repeat 5    # sync: every put fsyncs the WAL",
+                "  bench-rocksdb fill --num 1000000 --manual-wal-flush --compare-db-bench   # db_bench on the PATH"})
 public final class FillCommand implements Callable<Integer> {
 
     @Option(names = "--benchmarks", paramLabel = "LIST", split = ",", defaultValue = "fillseq",

@@ -14,7 +14,11 @@ import picocli.CommandLine.Option;
 /** {@code fsync-latency}: the floor under a synced write, measured on the database's file system. */
 @Command(name = "fsync-latency", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Measures append + fdatasync latency (FileChannel.force(false), what RocksDB's WAL sync does) "
-                + "on the file system of --dir, one thread, back to back; prints percentiles and the syncs/s they allow.")
+                + "on the file system of --dir, one thread, back to back; prints percentiles and the syncs/s they allow.",
+        footer = {"", "Examples:",
+                "  bench-rocksdb fsync-latency                   # java.io.tmpdir's file system, maybe tmpfs",
+                "  bench-rocksdb fsync-latency --dir . --count 20000   # the current directory's file system",
+                "  bench-rocksdb fsync-latency --dir . --fsync   # fsync (metadata too) instead of fdatasync"})
 public final class FsyncLatencyCommand implements Callable<Integer> {
 
     @Option(names = "--dir", paramLabel = "DIR", defaultValue = "${sys:java.io.tmpdir}",

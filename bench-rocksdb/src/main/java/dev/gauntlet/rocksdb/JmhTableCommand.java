@@ -14,7 +14,12 @@ import picocli.CommandLine.Parameters;
 /** {@code jmh-table}: the fill benchmarks' JMH JSON as a Markdown matrix. */
 @Command(name = "jmh-table", mixinStandardHelpOptions = true,
         description = "Turns JMH results of AsyncFillBenchmark/SyncFillBenchmark (-rf json) into a Markdown matrix: "
-                + "variant x ops/s, micros/op, MB/s, WAL bytes/op, WAL syncs/op, write stalls.")
+                + "variant x ops/s, micros/op, MB/s, WAL bytes/op, WAL syncs/op, write stalls.",
+        footer = {"", "JMH results: java -jar bench-rocksdb/target/bench-rocksdb-benchmarks.jar FillBenchmark -rf json "
+                + "-rff fill.json",
+                "", "Examples:",
+                "  bench-rocksdb jmh-table reports/rocksdb/jmh-fill.json   # the project's figures (from the repo root)",
+                "  bench-rocksdb jmh-table fill.json --out fill.md"})
 public final class JmhTableCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "JSON", arity = "1..*", description = "JMH result files (-rf json -rff FILE).")

@@ -35,7 +35,11 @@ import picocli.CommandLine.Option;
                 + "in one read-only snapshot.",
                 "3.3.2.6, 10 and 12 join per order or customer and run only with --expensive; 3.3.2.11 holds only "
                         + "until the first Delivery and is skipped once one has run.",
-                "Exit 0 when every check passes or is skipped, 1 when one fails."})
+                "Exit 0 when every check passes or is skipped, 1 when one fails."},
+        footer = {"", "Examples:",
+                "  bench-tpcc check                  # the embedded PostgreSQL's data",
+                "  bench-tpcc check --expensive --url jdbc:postgresql://host:5432/db --user bench",
+                "  bench-tpcc check --result results/tpcc-20261123-183750-e7315e   # also audit that run's mix"})
 public final class CheckCommand implements Callable<Integer> {
 
     @Mixin

@@ -6,7 +6,10 @@ import java.sql.SQLException;
 import picocli.CommandLine.Command;
 
 /** {@code drop}: removes the TPC-C tables. */
-@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the nine TPC-C tables and the load record.")
+@Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops the nine TPC-C tables and the load record.",
+        footer = {"", "Examples:",
+                "  bench-tpcc drop",
+                "  bench-tpcc drop --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it"})
 public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
     public DropCommand() {

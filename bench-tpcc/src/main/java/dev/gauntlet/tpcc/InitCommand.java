@@ -18,7 +18,11 @@ import picocli.CommandLine.Option;
 /** {@code bench-tpcc init}: schema and initial population. */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = {"Creates the TPC-C schema and loads warehouses 1..N (COPY on PostgreSQL, multi-row INSERT on CockroachDB).",
-                "Rerunning finishes a partial load and adds missing warehouses; loaded ones are kept."})
+                "Rerunning finishes a partial load and adds missing warehouses; loaded ones are kept."},
+        footer = {"", "Examples:",
+                "  bench-tpcc init                                   # 2 warehouses into the embedded PostgreSQL",
+                "  bench-tpcc init --warehouses 10 --url jdbc:postgresql://host:5432/db --user bench",
+                "  bench-tpcc init --warehouses 4 --drop --seed 42   # reload from scratch, data from a fixed seed"})
 public final class InitCommand implements Callable<Integer> {
 
     @Mixin

@@ -16,7 +16,11 @@ import picocli.CommandLine.Command;
                 + "checks and A/B experiments on server settings. (Not an audited TPC-C; TPC-C is a trademark of the TPC.)",
                 "Without a command: the default job, equivalent to 'bench-tpcc run " + TpccCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Typical use: init --warehouses 4, then run --duration 5m, then check.",
-                "Results: report render DIR | report compare A B | report merge DIR... (see report --help)."})
+                "Results: report render DIR | report compare A B | report merge DIR... (see report --help).",
+                "", "Examples:",
+                "  bench-tpcc                # the default job: run " + TpccCommand.DEFAULT_JOB_TEXT + ", embedded",
+                "  bench-tpcc run --help     # every option of a run",
+                "  bench-tpcc run --init --warehouses 4 --url jdbc:postgresql://host:5432/db --user bench --duration 5m"})
 public final class TpccCommand extends WorkloadCommand {
 
     static final List<String> DEFAULT_JOB = List.of("--init", "--warehouses", "2", "--duration", "60s");

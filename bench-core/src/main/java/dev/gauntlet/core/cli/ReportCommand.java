@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
                     + "numbers it had, and merged or compared percentiles are exact, never averaged."},
         footerHeading = "%nExamples:%n",
         footer = {
-            "  ${COMMAND-FULL-NAME} render results/tpcc-20261122T100000",
+            "  ${COMMAND-FULL-NAME} render results/tpcc-20261123-183750-e7315e",
             "  ${COMMAND-FULL-NAME} compare results/sync-on results/sync-off --out compare.md",
             "  ${COMMAND-FULL-NAME} merge driver-1 driver-2 driver-3 --out results/tpcc-merged"})
 public final class ReportCommand implements Callable<Integer> {
@@ -59,7 +59,11 @@ public final class ReportCommand implements Callable<Integer> {
                 "Re-renders report.md and its charts (throughput.png, latency.png) in a run directory from its "
                         + "result.json.",
                 "Use it after upgrading Gauntlet or when the report was deleted; existing files are replaced "
-                        + "all at once, never half-written."})
+                        + "all at once, never half-written."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                "  ${COMMAND-FULL-NAME} results/tpcc-20261123-183750-e7315e",
+                "  ${COMMAND-FULL-NAME} results/sync/off/run-2/result.json   # one run of an experiment"})
     static final class Render implements Callable<Integer> {
 
         @Spec
@@ -96,7 +100,12 @@ public final class ReportCommand implements Callable<Integer> {
                         + "thing on a shared machine often differ by that much.",
                 "Sides are named by their variant, else by their directory. The output warns when sides differ in "
                         + "workload, clients, parameters or machine (the seed does not count), and when an open-loop "
-                        + "run could not keep its rate."})
+                        + "run could not keep its rate."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                "  ${COMMAND-FULL-NAME} reports/queue/queue-delete reports/queue/queue-archive --out compare.md",
+                "  ${COMMAND-FULL-NAME} results/sync/on results/sync/off   # each side: a variant's --repeat runs",
+                "  ${COMMAND-FULL-NAME} a1,a2,a3 b1,b2,b3 --threshold 2   # three runs per side"})
     static final class Compare implements Callable<Integer> {
 
         @Spec
@@ -151,7 +160,11 @@ public final class ReportCommand implements Callable<Integer> {
                 "Refused, with one line: results of different workloads, variants or --report-every; the same run "
                         + "given twice (results carry a run id); runs whose measured windows do not overlap (runs "
                         + "made one after another are compared, not merged).",
-                "Writes result.json, report.md and the charts to --out, all or nothing."})
+                "Writes result.json, report.md and the charts to --out, all or nothing."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                "  ${COMMAND-FULL-NAME} results/driver-1 results/driver-2 --out results/merged",
+                "  ${COMMAND-FULL-NAME} host1/result.json host2/result.json --out results/merged"})
     static final class Merge implements Callable<Integer> {
 
         @Spec
