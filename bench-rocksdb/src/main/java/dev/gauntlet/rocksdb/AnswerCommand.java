@@ -123,7 +123,8 @@ public final class AnswerCommand implements Callable<Integer> {
             Row auto = rows.get(i);
             Row manual = rows.get(i + 1);
             md.append(String.format(Locale.ROOT, "- %s: manual flush %.2fx the puts/s of automatic flush, with the "
-                            + "same WAL bytes per put (%.1f vs %.1f): it saves the write() call per put, not bytes.%n",
+                            + "same WAL bytes per put (%.1f vs %.1f): the bytes are the same, the write() call per put is what it "
+                            + "saves.%n",
                     auto.order().benchmark(), manual.medianOps() / Math.max(auto.medianOps(), 1e-9),
                     manual.walBytesPerPut(), auto.walBytesPerPut()));
         }
