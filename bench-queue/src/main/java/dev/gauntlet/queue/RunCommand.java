@@ -117,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "read last, and still keep up (default: ${DEFAULT-VALUE}).")
     Duration maxLag;
     @Option(names = "--rate-step", paramLabel = "MSG_PER_S", defaultValue = "0",
-            description = "--find-max-rate: how much each step adds; 0 (default): 15% of the raw insert rate.")
+            description = "--find-max-rate: how much each step adds; 0 (default): 15%% of the raw insert rate.")
     double rateStep;
     @Option(names = "--cost-per-hour", paramLabel = "DOLLARS", defaultValue = "0",
             description = "The server's price per hour: adds a cost section, per year and per MiB/s written.")

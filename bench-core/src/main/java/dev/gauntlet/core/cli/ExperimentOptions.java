@@ -22,7 +22,7 @@ public final class ExperimentOptions {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = {"Experiments: run every cell N times, alternating (A B A B ...), so the comparison "
                     + "has confidence intervals (default: ${DEFAULT-VALUE}; with 1, no winner is named).",
-                    "With N >= 2 a winner is named only where the 95% interval of the difference excludes zero."})
+                    "With N >= 2 a winner is named only where the 95%% interval of the difference excludes zero."})
     int repeat;
 
     @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "5",

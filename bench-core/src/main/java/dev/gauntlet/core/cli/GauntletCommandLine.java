@@ -15,6 +15,9 @@ public final class GauntletCommandLine {
     private GauntletCommandLine() {
     }
 
+    /** Columns of --help: the longest example line is about 110. */
+    static final int HELP_WIDTH = 120;
+
     public static CommandLine create(Object rootCommand) {
         CommandLine cli = new CommandLine(rootCommand);
         if (!cli.getSubcommands().containsKey("report")) {
@@ -22,6 +25,9 @@ public final class GauntletCommandLine {
         }
         cli.addMixin("verbose", new VerboseOption());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        // Wide enough that each example in a help footer stays on one line, copyable as typed (after addMixin,
+        // so every subcommand gets it).
+        cli.setUsageHelpWidth(HELP_WIDTH);
         cli.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println(ex.getCommandLine().getCommandName() + ": " + ex.getMessage()

@@ -86,14 +86,14 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = {
-                "Compares runs side by side and prints Markdown: | Metric | A | B | Change | 95% CI | Winner |, then "
+                "Compares runs side by side and prints Markdown: | Metric | A | B | Change | 95%% CI | Winner |, then "
                         + "a verdict written from the numbers.",
                 "The first side is the baseline (A); every other side gets its own table against it. Rows: "
                         + "throughput, workload metrics all runs have (tpmC, ...), mean/p50/p95/p99/max latency "
                         + "of all operations and per operation, errors, retries, checks.",
                 "A side is one run, or the repeated runs of one variant: give them comma-separated (a1,a2,a3), or "
                         + "a directory whose subdirectories hold the runs (an experiment's variant directory). With "
-                        + "two or more runs per side, a winner is named only when the 95% confidence interval of the "
+                        + "two or more runs per side, a winner is named only when the 95%% confidence interval of the "
                         + "difference excludes zero; with one run each, a change is reported without a winner (no "
                         + "confidence).",
                 "Changes smaller than --threshold percent are called Equal either way, because runs of the same "
