@@ -3,58 +3,33 @@ package dev.gauntlet.example;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.example.checks.PutLedger;
 import dev.gauntlet.example.workload.KvWorkload;
+import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The example workload end to end against a real PostgreSQL, as docs/adding-a-workload.md promises. */
 @ExtendWith(PostgresExtension.class)
 class KvCommandTest {
 
-    record Outcome(int code, String out, String err) {
+    static CommandRun kv(TestDatabase db, String command, String... args) {
+        return CommandRun.of(new KvCommand(), db, command, args);
     }
 
-    static Outcome kv(TestDatabase db, String command, String... args) {
-        List<String> all = new ArrayList<>(List.of(command, "--url", db.jdbcUrl(), "--user", db.user()));
-        if (db.password() != null) {
-            all.add("--password=" + db.password());
-        }
-        all.addAll(List.of(args));
-        StringWriter err = new StringWriter();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            CommandLine cli = GauntletCommandLine.create(new KvCommand());
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(all.toArray(String[]::new));
-            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(console);
-        }
-    }
 
-    private static void assertSucceeds(Outcome o) {
+    private static void assertSucceeds(CommandRun o) {
         assertEquals(0, o.code(), o.err() + o.out());
     }
 
@@ -63,7 +38,7 @@ class KvCommandTest {
         TestDatabase db = server.freshDatabase("kv_run");
         assertSucceeds(kv(db, "init", "--keys", "2000", "--value-size", "64"));
         Path out = tmp.resolve("run");
-        Outcome run = kv(db, "run", "--duration", "2s", "--warmup", "1s", "--clients", "2", "--read-percent", "50",
+        CommandRun run = kv(db, "run", "--duration", "2s", "--warmup", "1s", "--clients", "2", "--read-percent", "50",
                 "--report-every", "1s", "--out", out.toString());
         assertEquals(0, run.code(), run.err());
         RunResult r = ResultFile.read(out);
@@ -107,7 +82,7 @@ class KvCommandTest {
             c.setAutoCommit(true);
             s.executeUpdate("DELETE FROM kv WHERE k IN (42, 43)");
         }
-        Outcome check = kv(db, "check", "--keys", "500");
+        CommandRun check = kv(db, "check", "--keys", "500");
         assertEquals(1, check.code(), check.out());
         assertTrue(check.out().contains("FAIL  every loaded key is present"), check.out());
         assertTrue(check.out().contains("missing_key=42"), check.out());
@@ -127,7 +102,7 @@ class KvCommandTest {
                 "level pool pooled =",
                 "restore = ALTER SYSTEM RESET synchronous_commit; SELECT pg_reload_conf()", ""));
         Path out = tmp.resolve("matrix");
-        Outcome run = kv(db, "run", "--experiment", file.toString(), "--duration", "1s", "--clients", "2",
+        CommandRun run = kv(db, "run", "--experiment", file.toString(), "--duration", "1s", "--clients", "2",
                 "--pool-size", "1", "--report-every", "1s", "--read-percent", "50", "--out", out.toString());
         assertEquals(0, run.code(), run.err() + run.out());
         for (String cell : List.of("on+direct", "on+pooled", "off+direct", "off+pooled")) {

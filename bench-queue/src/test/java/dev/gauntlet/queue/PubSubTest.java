@@ -3,7 +3,6 @@ package dev.gauntlet.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.db.ConnectionSettings;
 import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.Check;
@@ -19,37 +18,23 @@ import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.schema.LogSchema;
+import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Pub/sub against a real PostgreSQL: figures, and delivery verification that passes and that can fail. */
 @ExtendWith(PostgresExtension.class)
 class PubSubTest {
 
-    static int queue(TestDatabase db, StringWriter err, String... args) {
-        List<String> all = new ArrayList<>(List.of("run", "--url", db.jdbcUrl(), "--user", db.user()));
-        if (db.password() != null) {
-            all.add("--password=" + db.password());
-        }
-        all.addAll(List.of(args));
-        CommandLine cli = GauntletCommandLine.create(new QueueCommand());
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(all.toArray(String[]::new));
-    }
 
     /** Readers fewer than, as many as and more than the partitions (2). */
     @ParameterizedTest
@@ -57,12 +42,11 @@ class PubSubTest {
     void everyGroupReadsEveryMessageInOrderWhateverTheNumberOfReaders(int readers, TestDatabase server,
                                                                      @TempDir Path tmp) {
         TestDatabase db = server.freshDatabase("queue_readers_" + readers);
-        StringWriter err = new StringWriter();
         Path out = tmp.resolve("run");
-        int code = queue(db, err, "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers",
+        CommandRun run = QueueCommandTest.cli(db, "run", "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers",
                 String.valueOf(readers), "--write-batch", "10", "--read-batch", "50", "--payload", "100",
                 "--throttle-writes", "1000", "--duration", "3s", "--report-every", "1s", "--out", out.toString());
-        assertEquals(0, code, err.toString());
+        assertEquals(0, run.code(), run.err());
         RunResult r = ResultFile.read(out);
         for (Check c : r.checks()) {
             assertEquals(Check.Status.PASS, c.status(), c.name() + ": " + c.detail());

@@ -4,23 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.queue.figures.Cost;
+import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,28 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(PostgresExtension.class)
 class QueueCommandTest {
 
-    record Outcome(int code, String out, String err) {
+    static CommandRun cli(TestDatabase db, String command, String... args) {
+        return CommandRun.of(new QueueCommand(), db, command, args);
     }
 
-    static Outcome cli(TestDatabase db, String command, String... args) {
-        List<String> all = new ArrayList<>(List.of(command, "--url", db.jdbcUrl(), "--user", db.user()));
-        if (db.password() != null) {
-            all.add("--password=" + db.password());
-        }
-        all.addAll(List.of(args));
-        StringWriter err = new StringWriter();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            var line = GauntletCommandLine.create(new QueueCommand());
-            line.setErr(new PrintWriter(err, true));
-            int code = line.execute(all.toArray(String[]::new));
-            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(console);
-        }
-    }
 
     private static void allPass(RunResult r) {
         for (Check c : r.checks()) {
@@ -63,7 +39,7 @@ class QueueCommandTest {
     void aQueueRunDrainsAndRecordsTheServerOverTime(TestDatabase server, @TempDir Path tmp) throws Exception {
         TestDatabase db = server.freshDatabase("queue_cli_archive");
         Path out = tmp.resolve("run");
-        Outcome o = cli(db, "run", "--mode", "queue", "--ack", "archive", "--writers", "2", "--readers", "3",
+        CommandRun o = cli(db, "run", "--mode", "queue", "--ack", "archive", "--writers", "2", "--readers", "3",
                 "--write-batch", "10", "--read-batch", "20", "--payload", "64", "--throttle-writes", "500",
                 "--duration", "3s", "--report-every", "1s", "--drain=30s", "--out", out.toString());
         assertEquals(0, o.code(), o.err() + o.out());
@@ -89,7 +65,7 @@ class QueueCommandTest {
     void retentionDeletesWhatEveryGroupHasReadAndTheLogStaysVerifiable(TestDatabase server, @TempDir Path tmp) {
         TestDatabase db = server.freshDatabase("queue_cli_retention");
         Path out = tmp.resolve("run");
-        Outcome o = cli(db, "run", "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers", "2",
+        CommandRun o = cli(db, "run", "--writers", "2", "--partitions", "2", "--consumer-groups", "2", "--readers", "2",
                 "--write-batch", "10", "--read-batch", "50", "--payload", "32", "--throttle-writes", "1000",
                 "--retention", "consumed", "--retention-every", "200ms", "--duration", "3s", "--report-every", "1s",
                 "--out", out.toString());
@@ -98,7 +74,7 @@ class QueueCommandTest {
         allPass(r);
         long deleted = r.operation("retain").orElseThrow().counter("deleted");
         assertTrue(deleted > 500, "consumed messages deleted: " + deleted);
-        Outcome check = cli(db, "check");
+        CommandRun check = cli(db, "check");
         assertEquals(0, check.code(), check.out());
     }
 
@@ -106,18 +82,18 @@ class QueueCommandTest {
     void initCheckAndDropAndACheckThatFails(TestDatabase server) throws Exception {
         TestDatabase db = server.freshDatabase("queue_cli_admin");
         assertEquals(0, cli(db, "init", "--mode", "queue", "--ack", "archive").code());
-        Outcome ok = cli(db, "check");
+        CommandRun ok = cli(db, "check");
         assertEquals(0, ok.code(), ok.out() + ok.err());
         assertTrue(ok.out().contains("no message both queued and archived"), ok.out());
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             s.execute("INSERT INTO queue_messages (id, produced_at, payload) OVERRIDING SYSTEM VALUE VALUES (7, 0, 'x')");
             s.execute("INSERT INTO queue_archive (id, produced_at, payload) VALUES (7, 0, 'x')");
         }
-        Outcome bad = cli(db, "check");
+        CommandRun bad = cli(db, "check");
         assertEquals(1, bad.code(), bad.out());
         assertTrue(bad.out().contains("id=7"), bad.out());
         assertEquals(0, cli(db, "drop").code());
-        Outcome none = cli(db, "check");
+        CommandRun none = cli(db, "check");
         assertEquals(2, none.code(), none.out() + none.err());
         assertTrue(none.err().contains("run init or run first"), none.err());
     }
@@ -131,7 +107,7 @@ class QueueCommandTest {
                 List.of("--throttle-writes", "-5"), List.of("--readers", "0"), List.of("--retention", "forever"),
                 List.of("--drain=0s"), List.of("--cost-per-hour", "-1"), List.of("--clients", "4"));
         for (List<String> args : cases) {
-            Outcome o = cli(db, "run", args.toArray(String[]::new));
+            CommandRun o = cli(db, "run", args.toArray(String[]::new));
             assertEquals(2, o.code(), args + ": " + o.err() + o.out());
             assertEquals(1, o.err().strip().lines().count(), args + ": " + o.err());
             assertTrue(o.err().contains(args.get(0).split("=")[0]), args + " names its option: " + o.err());
@@ -144,7 +120,7 @@ class QueueCommandTest {
         TestDatabase db = server.freshDatabase("queue_cli_search");
         Path out = tmp.resolve("search");
         // A write p99 of 1 ms is out of reach: every throttled step fails, and the rate halves until it cannot.
-        Outcome o = cli(db, "run", "--find-max-rate", "--max-write-p99", "1ms", "--writers", "2", "--partitions", "1",
+        CommandRun o = cli(db, "run", "--find-max-rate", "--max-write-p99", "1ms", "--writers", "2", "--partitions", "1",
                 "--consumer-groups", "1", "--readers", "1", "--write-batch", "10", "--payload", "16",
                 "--throttle-writes", "40", "--duration", "2s", "--report-every", "1s", "--out", out.toString());
         assertEquals(0, o.code(), o.err() + o.out());

@@ -20,6 +20,24 @@ public final class HelpText {
     public record Page(String command, String text) {
     }
 
+    /**
+     * Checks that every command of {@code root} (report commands included) has help that formats and ends with
+     * examples typed with the tool's own name; throws {@link AssertionError} naming the first that does not.
+     */
+    public static void assertEveryCommandEndsWithExamples(Object root) {
+        CommandLine cli = dev.gauntlet.core.cli.GauntletCommandLine.create(root);
+        for (Page page : all(cli)) {
+            int examples = page.text().lastIndexOf("Examples:");
+            if (examples < 0) {
+                throw new AssertionError(page.command() + " has no examples:\n" + page.text());
+            }
+            if (!page.text().substring(examples).contains("  " + cli.getCommandName())) {
+                throw new AssertionError(page.command() + "'s examples do not use " + cli.getCommandName() + ":\n"
+                        + page.text().substring(examples));
+            }
+        }
+    }
+
     /** The help of {@code cli} and of all its subcommands, depth first; throws on any picocli warning. */
     public static List<Page> all(CommandLine cli) {
         List<Page> pages = new ArrayList<>();
