@@ -2,20 +2,38 @@ package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.WorkloadCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
 
-/** The {@code bench-trainevents} command line. */
+/**
+ * The {@code bench-trainevents} command line. Without a command it runs the default job: a short run of the jsonb
+ * variant on the embedded PostgreSQL.
+ */
 @Command(name = "bench-trainevents", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
-        description = "The railway event lifecycle (add, process, archive) over JSONB, JSONB-manual and TEXT schemas, direct vs pooled connections.",
+        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
+        description = {"The railway event lifecycle (add, process, archive) over JSONB, JSONB-manual and TEXT schemas, "
+                + "direct connections vs transaction pooling (HikariCP, or a real PgBouncer).",
+                "Without a command: the default job, 'bench-trainevents run " + TrainEventsCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Results: report render DIR | report compare A B | report merge DIR... (see report --help).",
                 "", "Examples:",
-                "  bench-trainevents report compare reports/queue/queue-delete reports/queue/queue-archive",
-                "  bench-trainevents report render results/tpcc-20261123-183750-e7315e   # rebuild report.md, charts",
-                "  bench-trainevents report merge results/driver-1 results/driver-2 --out results/merged"})
+                "  bench-trainevents               # the default job: run " + TrainEventsCommand.DEFAULT_JOB_TEXT
+                        + ", embedded",
+                "  bench-trainevents run --help    # every option of a run",
+                "  bench-trainevents run --variant jsonb,jsonb-manual,text --pool direct,pooled --clients 64 --pool-size 8"})
 public final class TrainEventsCommand extends WorkloadCommand {
+
+    static final String NAME = "trainevents";
+    static final List<String> DEFAULT_JOB = List.of("--clients", "16", "--delay", "100ms", "--duration", "30s",
+            "--warmup", "5s");
+    static final String DEFAULT_JOB_TEXT = "--clients 16 --delay 100ms --duration 30s --warmup 5s";
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new TrainEventsCommand(), args);
+    }
+
+    @Override
+    protected List<String> defaultJob() {
+        return DEFAULT_JOB;
     }
 }

@@ -9,7 +9,6 @@ import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.run.DriverCpu;
-import dev.gauntlet.core.run.ProgressPrinter;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
@@ -92,7 +91,7 @@ public final class Benchmark {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
                 tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
-            runner.set(new Runner<>(plan, spec.workload(), spec.target(), new ProgressPrinter(out), log,
+            runner.set(new Runner<>(plan, spec.workload(), spec.target(), spec.progress().apply(out), log,
                     spec.probes()));
             RunRecord record = runner.get().run();
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).

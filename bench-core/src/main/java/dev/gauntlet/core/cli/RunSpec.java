@@ -1,5 +1,10 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.run.RunListener;
+import java.io.PrintStream;
+import java.util.function.Function;
+
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Probe;
@@ -30,10 +35,13 @@ import java.util.function.UnaryOperator;
  * @param finish      finishing work on the measured result (metrics, checks); it is on disk before this starts
  * @param probes      phase probes (a server-side count read at every phase boundary, besides driver CPU) and gauge
  *                    probes (server figures sampled every interval)
+ * @param progress    what is printed while the run goes, given the console (default: {@link ProgressPrinter}, the
+ *                    cockroach {@code workload} lines)
  */
 public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                          Map<String, Object> parameters, Environment environment, Path outDir,
-                         UnaryOperator<RunResult> finish, List<Probe> probes) {
+                         UnaryOperator<RunResult> finish, List<Probe> probes,
+                         Function<PrintStream, RunListener> progress) {
 
     public RunSpec {
         Objects.requireNonNull(plan, "plan");
@@ -42,40 +50,46 @@ public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, S
         parameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
         probes = List.copyOf(probes);
         Objects.requireNonNull(finish, "finish");
+        Objects.requireNonNull(progress, "progress");
     }
 
     /** A run with no variant, parameters, finishing work or probes, writing to the default output directory. */
     public static <S> RunSpec<S> of(RunPlan plan, Workload<S> workload, Target<S> target) {
-        return new RunSpec<>(plan, workload, target, null, Map.of(), null, null, r -> r, List.of());
+        return new RunSpec<>(plan, workload, target, null, Map.of(), null, null, r -> r, List.of(), ProgressPrinter::new);
     }
 
     public RunSpec<S> variant(String name) {
-        return new RunSpec<>(plan, workload, target, name, parameters, environment, outDir, finish, probes);
+        return new RunSpec<>(plan, workload, target, name, parameters, environment, outDir, finish, probes, progress);
     }
 
     /** Adds parameters (later ones win). */
     public RunSpec<S> parameters(Map<String, ?> more) {
         Map<String, Object> p = new LinkedHashMap<>(parameters);
         p.putAll(more);
-        return new RunSpec<>(plan, workload, target, variant, p, environment, outDir, finish, probes);
+        return new RunSpec<>(plan, workload, target, variant, p, environment, outDir, finish, probes, progress);
     }
 
     public RunSpec<S> environment(Environment env) {
-        return new RunSpec<>(plan, workload, target, variant, parameters, env, outDir, finish, probes);
+        return new RunSpec<>(plan, workload, target, variant, parameters, env, outDir, finish, probes, progress);
     }
 
     public RunSpec<S> out(Path dir) {
-        return new RunSpec<>(plan, workload, target, variant, parameters, environment, dir, finish, probes);
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, dir, finish, probes, progress);
     }
 
     public RunSpec<S> finish(UnaryOperator<RunResult> work) {
-        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, work, probes);
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, work, probes, progress);
+    }
+
+    /** What to print while the run goes (given the console), instead of the cockroach {@code workload} lines. */
+    public RunSpec<S> progress(Function<PrintStream, RunListener> listener) {
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, finish, probes, listener);
     }
 
     /** Adds phase probes (read at every phase boundary) and gauge probes (sampled every interval). */
     public RunSpec<S> probes(List<? extends Probe> more) {
         List<Probe> p = new ArrayList<>(probes);
         p.addAll(more);
-        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, finish, p);
+        return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, finish, p, progress);
     }
 }

@@ -8,9 +8,12 @@ import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.experiment.ExperimentRunner;
+import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Probe;
+import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
 import java.io.PrintStream;
@@ -90,6 +93,8 @@ public final class SqlBenchmark<P> {
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
     private RunSearch<P> search;
+    private Function<PrintStream, RunListener> progress = ProgressPrinter::new;
+    private BiFunction<P, List<RunGroup>, String> experimentSummary = (p, cells) -> "";
 
     private SqlBenchmark(CommandSpec command, String workloadName, ConnectionOptions connection, RunOptions options,
                          Preparation<P> preparation) {
@@ -183,6 +188,21 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
+    /** What each run prints while it goes (default: the cockroach {@code workload} progress lines). */
+    public SqlBenchmark<P> progress(Function<PrintStream, RunListener> listener) {
+        progress = listener;
+        return this;
+    }
+
+    /**
+     * The workload's own reading of an experiment's cells (a matrix table, an interpretation), put at the top of
+     * {@code comparison.md} before the pairwise comparisons; empty for none.
+     */
+    public SqlBenchmark<P> experimentSummary(BiFunction<P, List<RunGroup>, String> summary) {
+        experimentSummary = summary;
+        return this;
+    }
+
     public SqlBenchmark<P> console(PrintStream console) {
         out = console;
         return this;
@@ -237,7 +257,7 @@ public final class SqlBenchmark<P> {
             return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
-                    .probes(probes.apply(prepared)).finish(r -> finish.apply(prepared, r)));
+                    .probes(probes.apply(prepared)).finish(r -> finish.apply(prepared, r)).progress(progress));
         }
     }
 
@@ -267,7 +287,7 @@ public final class SqlBenchmark<P> {
                 experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
                     beforeEachRun.accept(prepared, cell);
                     return runOnce(db, prepared, runPlan, cell, null, inEffect, dir);
-                }, experimentNotes);
+                }, experimentNotes, cells -> experimentSummary.apply(prepared, cells));
         out.println();
         out.print(outcome.markdown());
         out.println();

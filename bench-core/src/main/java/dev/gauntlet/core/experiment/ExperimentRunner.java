@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Runs an experiment: every cell in turn, the whole matrix {@code repeat} times (A B A B ...), each run after its
@@ -59,6 +60,14 @@ public final class ExperimentRunner {
     }
 
     public Outcome run(Path outDir, CellRun cellRun, String notes) {
+        return run(outDir, cellRun, notes, cells -> "");
+    }
+
+    /**
+     * @param summary the workload's own reading of the cells (a matrix table, an interpretation), put at the top of
+     *                the comparison; empty for none
+     */
+    public Outcome run(Path outDir, CellRun cellRun, String notes, Function<List<RunGroup>, String> summary) {
         List<Cell> cells = experiment.cells();
         Map<Cell, List<LabelledRun>> runs = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
@@ -110,7 +119,8 @@ public final class ExperimentRunner {
         }
         List<RunGroup> groups = new ArrayList<>();
         runs.forEach((cell, list) -> groups.add(new RunGroup(cell.label(), list)));
-        String markdown = markdown(groups, failures, notes);
+        String own = groups.size() >= 2 ? summary.apply(groups) : "";
+        String markdown = (own.isBlank() ? "" : own.strip() + "\n\n") + markdown(groups, failures, notes);
         Path file = outDir.resolve("comparison.md");
         try {
             AtomicFiles.writeString(file, markdown);

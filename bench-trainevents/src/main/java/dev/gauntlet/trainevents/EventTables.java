@@ -1,0 +1,63 @@
+package dev.gauntlet.trainevents;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.SplittableRandom;
+
+/** Creates a variant's tables and seeds them with PENDING events, so processing has a backlog from the start. */
+final class EventTables {
+
+    private static final int SEED_BATCH = 500;
+
+    private EventTables() {
+    }
+
+    /**
+     * Drops whatever train-event tables exist, creates the variant's, and adds {@code events} PENDING events drawn
+     * from {@code seed}, recording them in {@code ledger} (null: not recorded).
+     */
+    static void create(Connection c, Variant v, boolean cockroach, long events, long seed, EventLedger ledger)
+            throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            for (String ddl : v.createStatements(cockroach)) {
+                s.execute(ddl);
+            }
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        long emittedAt = System.currentTimeMillis();
+        c.setAutoCommit(false);
+        try (PreparedStatement ps = c.prepareStatement(v.addSql())) {
+            for (long done = 0; done < events; ) {
+                EventBatch batch = EventBatch.draw(random, (int) Math.min(SEED_BATCH, events - done), emittedAt);
+                batch.bind(ps, c, v);
+                ps.executeUpdate();
+                c.commit();
+                if (ledger != null) {
+                    ledger.added(batch.ids, batch.size());
+                }
+                done += batch.size();
+            }
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+        try (Statement s = c.createStatement()) {
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            s.execute("ANALYZE " + Variant.EVENTS);
+            s.execute("ANALYZE " + Variant.STATUS);
+        }
+    }
+
+    static void drop(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String ddl : Variant.dropStatements()) {
+                s.execute(ddl);
+            }
+        }
+    }
+}

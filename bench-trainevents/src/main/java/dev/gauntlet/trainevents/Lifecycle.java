@@ -1,0 +1,187 @@
+package dev.gauntlet.trainevents;
+
+import dev.gauntlet.core.run.Attempt;
+import dev.gauntlet.core.run.Operation;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+/**
+ * One client's pass through the event lifecycle, as three transactions: {@link Add}, {@link Process},
+ * {@link Archive}. The script draws the cycle's batch size and delay; the operations share them and the cycle's
+ * start, so the archive, the cycle's last step, can record how long the whole cycle took ({@code cycle}, from the
+ * add's intended start) and how long with the delay before it ({@code cycleWithDelay}, dbworkload's
+ * {@code __cycle__}).
+ */
+final class Lifecycle {
+
+    static final String ADD = "add";
+    static final String PROCESS = "process";
+    static final String ARCHIVE = "archive";
+    static final String CYCLE = "cycle";
+    static final String CYCLE_WITH_DELAY = "cycleWithDelay";
+    static final String LOCK_HOLD = "lockHold";
+
+    private final Variant variant;
+    private final EventLedger ledger;
+    private final SplittableRandom random;
+    private final double failShare;
+    private final long lockHoldNanos;
+    final Add add = new Add();
+    final Process process = new Process();
+    final Archive archive = new Archive();
+
+    private int batch;
+    private long delayNanos;
+    private long cycleStart;
+
+    Lifecycle(Variant variant, EventLedger ledger, SplittableRandom random, double failShare, long lockHoldNanos) {
+        this.variant = variant;
+        this.ledger = ledger;
+        this.random = random;
+        this.failShare = failShare;
+        this.lockHoldNanos = lockHoldNanos;
+    }
+
+    /** A new cycle: {@code batch} events to add, after {@code delayNanos}. */
+    void begin(int batchSize, long delay) {
+        batch = batchSize;
+        delayNanos = delay;
+    }
+
+    /** Adds the cycle's batch of new events and their PENDING status rows in one statement. */
+    final class Add implements Operation<Connection> {
+        @Override
+        public String name() {
+            return ADD;
+        }
+
+        @Override
+        public void execute(Connection c, Attempt attempt) throws Exception {
+            cycleStart = attempt.intendedEpochNanos();
+            EventBatch events = EventBatch.draw(random, batch, cycleStart / 1_000_000);
+            int n = events.size();
+            try (PreparedStatement ps = c.prepareStatement(variant.addSql())) {
+                events.bind(ps, c, variant);
+                int statuses = ps.executeUpdate();
+                if (statuses != n) {
+                    throw new IllegalStateException("adding " + n + " events wrote " + statuses + " status rows");
+                }
+            }
+            attempt.count("events", n);
+            attempt.afterCommit(() -> ledger.added(events.ids, n));
+            attempt.ifCommitUnknown(() -> ledger.maybeAdded(events.ids, n));
+        }
+    }
+
+    /**
+     * Claims the oldest PENDING and PROCESSING events no one else holds (up to three times the cycle's batch, so
+     * processing can work off a backlog, each event passing through twice), applies the business rule to each
+     * payload, and advances the state machine: PENDING to PROCESSING, PROCESSING to COMPLETE, or FAILED for a share.
+     * Locks are held only as long as the work takes, unless {@code --lock-hold} asks for a pause while holding them
+     * (recorded apart as {@code lockHold}).
+     */
+    final class Process implements Operation<Connection> {
+        @Override
+        public String name() {
+            return PROCESS;
+        }
+
+        @Override
+        public void execute(Connection c, Attempt attempt) throws Exception {
+            int limit = 3 * batch;
+            UUID[] ids = new UUID[limit];
+            String[] next = new String[limit];
+            String[] payloads = variant.editsInApplication() ? new String[limit] : null;
+            int n = 0;
+            int completed = 0;
+            int failed = 0;
+            try (PreparedStatement claim = c.prepareStatement(variant.claimSql())) {
+                claim.setInt(1, limit);
+                try (ResultSet rs = claim.executeQuery()) {
+                    while (rs.next()) {
+                        ids[n] = rs.getObject(1, UUID.class);
+                        String state = rs.getString(2);
+                        if (state.equals("PENDING")) {
+                            next[n] = "PROCESSING";
+                        } else if (random.nextDouble() < failShare) {
+                            next[n] = "FAILED";
+                            failed++;
+                        } else {
+                            next[n] = "COMPLETE";
+                            completed++;
+                        }
+                        if (payloads != null) {
+                            payloads[n] = rs.getString(3);
+                        }
+                        n++;
+                    }
+                }
+            }
+            if (n == 0) {
+                attempt.count("emptyClaims", 1);
+                return;
+            }
+            if (lockHoldNanos > 0) {
+                Thread.sleep(lockHoldNanos / 1_000_000, (int) (lockHoldNanos % 1_000_000));
+                attempt.latency(LOCK_HOLD, lockHoldNanos);
+            }
+            long processedAt = attempt.intendedEpochNanos() / 1_000_000;
+            UUID[] claimed = java.util.Arrays.copyOf(ids, n);
+            String[] states = java.util.Arrays.copyOf(next, n);
+            try (PreparedStatement edit = c.prepareStatement(variant.editSql())) {
+                edit.setArray(1, c.createArrayOf("uuid", claimed));
+                if (payloads != null) {
+                    String[] edited = new String[n];
+                    for (int i = 0; i < n; i++) {
+                        edited[i] = RailEvents.withLifecycle(payloads[i], states[i], processedAt);
+                    }
+                    edit.setArray(2, c.createArrayOf("text", edited));
+                } else {
+                    Long[] at = new Long[n];
+                    java.util.Arrays.fill(at, processedAt);
+                    edit.setArray(2, c.createArrayOf("text", states));
+                    edit.setArray(3, c.createArrayOf("bigint", at));
+                }
+                expect(edit.executeUpdate(), n, "edited");
+            }
+            try (PreparedStatement advance = c.prepareStatement(Variant.advanceSql())) {
+                Array idArray = c.createArrayOf("uuid", claimed);
+                advance.setArray(1, idArray);
+                advance.setArray(2, c.createArrayOf("text", states));
+                expect(advance.executeUpdate(), n, "advanced");
+            }
+            attempt.count("events", n);
+            attempt.count("completed", completed);
+            attempt.count("failed", failed);
+        }
+    }
+
+    /** Moves terminal events (COMPLETE and FAILED) to the archive and deletes them, in one statement. */
+    final class Archive implements Operation<Connection> {
+        @Override
+        public String name() {
+            return ARCHIVE;
+        }
+
+        @Override
+        public void execute(Connection c, Attempt attempt) throws Exception {
+            try (PreparedStatement ps = c.prepareStatement(Variant.archiveSql())) {
+                ps.setInt(1, 2 * batch);
+                attempt.count("events", ps.executeUpdate());
+            }
+            attempt.latencySince(CYCLE, cycleStart);
+            attempt.latencySince(CYCLE_WITH_DELAY, cycleStart - delayNanos);
+        }
+    }
+
+    private static void expect(int touched, int claimed, String what) {
+        if (touched != claimed) {
+            throw new IllegalStateException(what + " " + touched + " of the " + claimed
+                    + " events this client claimed and holds locked: the tables changed under it");
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.gauntlet.trainevents;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.ConnectionOptions;
+import dev.gauntlet.core.cli.ExperimentOptions;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.cli.RunOptions;
+import dev.gauntlet.core.cli.SqlBenchmark;
+import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.PostgresGauges;
+import dev.gauntlet.core.db.ServerCpu;
+import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.db.WaitEvents;
+import dev.gauntlet.core.db.WalBytes;
+import dev.gauntlet.core.experiment.Cell;
+import dev.gauntlet.core.experiment.Dimension;
+import dev.gauntlet.core.experiment.Experiment;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.Probe;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code bench-trainevents run}: the event lifecycle, one variant and pool mode, or a matrix of them. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Each client cycles through the railway event lifecycle: add a batch of --min-batch.."
+                + "--max-batch events with their PENDING status rows; process (claim PENDING and PROCESSING events "
+                + "FOR UPDATE SKIP LOCKED, edit each payload, advance PENDING -> PROCESSING -> COMPLETE, or FAILED for "
+                + "--fail-percent); archive (move COMPLETE and FAILED events to the archive and delete them); then "
+                + "wait --delay, jittered.",
+                "Every run starts from the variant's tables seeded with --seed-events PENDING events. Reports the "
+                        + "dbworkload table (add, process, archive, cycle), WAL bytes per event, table, index and "
+                        + "TOAST sizes, the server's wait events, driver and server CPU per cycle; then checks that "
+                        + "every event added is live or archived exactly once, status rows match, and the flat "
+                        + "columns equal the payload's values.",
+                "Several --variant or --pool values make a matrix: each cell in turn with the same seed (--repeat "
+                        + "alternates), then comparison.md: per operation by variant and by pool mode, and what the "
+                        + "numbers say."},
+        footer = {"", "Examples:",
+                "  bench-trainevents run --variant text --clients 64 --duration 3m",
+                "  bench-trainevents run --variant jsonb,jsonb-manual,text --pool direct,pooled,pgbouncer --clients 64 "
+                        + "--pool-size 8 --duration 3m --warmup 20s",
+                "  bench-trainevents run --clients 1000 --delay 10s --pool pooled --pool-size 8 --duration 3m",
+                "  bench-trainevents run --variant jsonb --lock-hold 20ms --url jdbc:postgresql://db:5432/rail --user bench"})
+public final class RunCommand implements Callable<Integer> {
+
+    static final String VARIANT = Experiment.VARIANT;
+
+    @Mixin
+    ConnectionOptions connection;
+    @Mixin
+    RunOptions options;
+    @Mixin
+    ExperimentOptions experiments;
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--variant", paramLabel = "NAME", split = ",", defaultValue = "jsonb",
+            description = "jsonb, jsonb-manual or text; several (comma-separated) make a matrix (default: ${DEFAULT-VALUE}).")
+    List<String> variants;
+    @Mixin
+    ShapeOptions shape;
+    @Option(names = "--seed-events", paramLabel = "N", defaultValue = "10000",
+            description = "PENDING events each run's tables start with (default: ${DEFAULT-VALUE}).")
+    long seedEvents;
+
+    /** What the runs share, and the current run's ledger and wait-event sampler. */
+    static final class Setup {
+        final Database db;
+        EventLedger ledger;
+        Variant variant;
+        WaitEvents waits;
+        ServerCpu serverCpu;
+
+        Setup(Database db) {
+            this.db = db;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        List<Variant> chosen = validate();
+        List<Dimension> dimensions = new ArrayList<>();
+        if (chosen.size() > 1) {
+            dimensions.add(Dimension.of(VARIANT, chosen.stream().map(Variant::label).toList()));
+        }
+        return SqlBenchmark.of(spec, TrainEventsCommand.NAME, connection, options, (db, plan) -> prepare(db))
+                .experiments(experiments, dimensions, "Each run started from the variant's tables, freshly created "
+                        + "and seeded with " + seedEvents + " PENDING events.")
+                .beforeEachRun((s, cell) -> fresh(s, variantOf(cell, chosen)))
+                .workload((s, cell) -> new TrainEventsWorkload(s.variant, s.ledger, shape.shape()))
+                .parameters((s, cell) -> parameters(s))
+                .probes(this::probes)
+                .progress(out -> new CycleTable(out, options.clients()))
+                .finish(this::finish)
+                .experimentSummary((s, cells) -> MatrixReport.markdown(cells))
+                .call();
+    }
+
+    private List<Variant> validate() {
+        if (spec.commandLine().getParseResult().hasMatchedOption("--rate")) {
+            throw new BadInputException("--rate does not apply: clients cycle back to back; pace them with --delay");
+        }
+        shape.validate();
+        if (seedEvents < 0) {
+            throw new BadInputException("--seed-events must not be negative (got " + seedEvents + ")");
+        }
+        List<Variant> chosen = new ArrayList<>();
+        for (String name : variants) {
+            try {
+                Variant v = Variant.parse(name);
+                if (chosen.contains(v)) {
+                    throw new BadInputException("--variant lists " + v + " twice");
+                }
+                chosen.add(v);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage(), e);
+            }
+        }
+        return chosen;
+    }
+
+    private static Variant variantOf(Cell cell, List<Variant> chosen) {
+        return cell.level(VARIANT).map(l -> Variant.parse(l.name())).orElse(chosen.get(0));
+    }
+
+    private Setup prepare(Database db) {
+        Setup s = new Setup(db);
+        s.serverCpu = ServerCpu.locate(db.settings()).orElse(null);
+        return s;
+    }
+
+    /** Every run: the variant's tables afresh, seeded, and a ledger of its own. */
+    private void fresh(Setup s, Variant v) {
+        s.variant = v;
+        s.ledger = new EventLedger();
+        System.out.printf("Creating the %s tables and seeding %,d events...%n", v, seedEvents);
+        try (Connection c = s.db.settings().connectForAdmin()) {
+            EventTables.create(c, v, s.db.isCockroach(), seedEvents, options.seed(), s.ledger);
+        } catch (SQLException e) {
+            throw new RunFailedException("cannot create the " + v + " tables: " + SqlStates.message(e), e);
+        }
+    }
+
+    private List<Probe> probes(Setup s) {
+        List<Probe> probes = new ArrayList<>();
+        probes.add(new PostgresGauges(s.db.settings(), List.of("train_event%", "train_events%")));
+        probes.add(new WalBytes(s.db.settings()));
+        if (s.serverCpu != null) {
+            probes.add(s.serverCpu);
+        }
+        if (!s.db.isCockroach()) {
+            s.waits = WaitEvents.start(s.db.settings());
+            probes.add(s.waits);
+        }
+        return probes;
+    }
+
+    private Map<String, Object> parameters(Setup s) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put(VARIANT, s.variant.label());
+        p.putAll(shape.parameters());
+        p.put("seedEvents", seedEvents);
+        return p;
+    }
+
+    /** Checks against the ledger, then the figures: throughput, WAL and sizes per event, waits, CPU per cycle. */
+    private RunResult finish(Setup s, RunResult r) {
+        List<Check> checks = new ArrayList<>(r.checks());
+        var m = LifecycleFigures.of(r);
+        try (Connection c = s.db.settings().connectForAdmin()) {
+            checks.addAll(EventChecks.run(c, s.variant, s.ledger));
+            if (!s.db.isCockroach()) {
+                LifecycleFigures.addSizes(m, c, r);
+            }
+        } catch (SQLException e) {
+            checks.add(Check.fail("events", "could not be verified: " + SqlStates.message(e)));
+        }
+        System.out.println();
+        System.out.print(CycleTable.of(r));
+        System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), every one checked%n",
+                s.ledger.size(), seedEvents, s.ledger.uncertainSize());
+        return r.withMetricsAndChecks(m, checks);
+    }
+}

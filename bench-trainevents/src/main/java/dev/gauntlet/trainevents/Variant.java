@@ -1,0 +1,180 @@
+package dev.gauntlet.trainevents;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How the events table stores a railway event: the strategy the one transaction code path asks for its SQL.
+ *
+ * <ul>
+ *   <li>{@code jsonb}: payload JSONB; {@code event_type}, {@code authority_id}, {@code train_id} generated (stored)
+ *       from the payload; a GIN index on the payload (INVERTED on CockroachDB). Processing edits the document in the
+ *       server ({@code payload || jsonb_build_object(...)}).</li>
+ *   <li>{@code jsonb-manual}: payload JSONB, the three flat columns filled by the application, B-trees only. Same
+ *       in-server edit.</li>
+ *   <li>{@code text}: payload TEXT, flat columns filled by the application, B-trees only. Processing reads the
+ *       document and edits the string in the application (no cast to JSONB and back).</li>
+ * </ul>
+ *
+ * Every variant has the same status table (PENDING, PROCESSING, COMPLETE, FAILED) and an archive whose payload has
+ * the variant's type.
+ */
+public enum Variant {
+
+    JSONB("jsonb", "jsonb", true),
+    JSONB_MANUAL("jsonb-manual", "jsonb", false),
+    TEXT("text", "text", false);
+
+    public static final String EVENTS = "train_events";
+    public static final String STATUS = "train_event_status";
+    public static final String ARCHIVE = "train_events_archive";
+
+    private final String label;
+    private final String payloadType;
+    private final boolean generated;
+
+    Variant(String label, String payloadType, boolean generated) {
+        this.label = label;
+        this.payloadType = payloadType;
+        this.generated = generated;
+    }
+
+    /** {@code jsonb}, {@code jsonb-manual} or {@code text}, as options and results spell it. */
+    public String label() {
+        return label;
+    }
+
+    public static Variant parse(String name) {
+        for (Variant v : values()) {
+            if (v.label.equalsIgnoreCase(name.strip())) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("unknown variant '" + name + "'; expected jsonb, jsonb-manual or text");
+    }
+
+    /** True when the application fills event_type, authority_id and train_id (they are generated in jsonb). */
+    boolean fillsFlatColumns() {
+        return !generated;
+    }
+
+    /** True when processing edits the payload in the application (it then reads the payload when claiming). */
+    boolean editsInApplication() {
+        return payloadType.equals("text");
+    }
+
+    /** The payload as JSONB in SQL that checks it (a cast for TEXT: checks may parse; the workload never does). */
+    String json(String column) {
+        return payloadType.equals("text") ? "(" + column + ")::jsonb" : column;
+    }
+
+    /** The tables and indexes, created from nothing (the old ones dropped first). */
+    List<String> createStatements(boolean cockroach) {
+        List<String> ddl = new ArrayList<>(dropStatements());
+        String flat = generated
+                ? "event_type text GENERATED ALWAYS AS (payload->>'eventType') STORED, "
+                        + "authority_id text GENERATED ALWAYS AS (payload#>>'{authority,id}') STORED, "
+                        + "train_id text GENERATED ALWAYS AS (payload#>>'{train,id}') STORED"
+                : "event_type text NOT NULL, authority_id text, train_id text";
+        ddl.add("CREATE TABLE " + EVENTS + " (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), "
+                + "payload " + payloadType + " NOT NULL, " + flat + ")");
+        if (generated) {
+            ddl.add(cockroach ? "CREATE INVERTED INDEX train_events_payload_idx ON " + EVENTS + " (payload)"
+                    : "CREATE INDEX train_events_payload_idx ON " + EVENTS + " USING gin (payload)");
+        }
+        ddl.add("CREATE INDEX train_events_type_created_idx ON " + EVENTS + " (event_type, created_at DESC)");
+        ddl.add("CREATE INDEX train_events_authority_idx ON " + EVENTS + " (authority_id)");
+        ddl.add("CREATE TABLE " + STATUS + " (event_id uuid PRIMARY KEY REFERENCES " + EVENTS + " (id) ON DELETE CASCADE, "
+                + "status text NOT NULL CHECK (status IN ('PENDING', 'PROCESSING', 'COMPLETE', 'FAILED')), "
+                + "updated_at timestamptz NOT NULL DEFAULT now(), attempts int NOT NULL DEFAULT 0)");
+        ddl.add("CREATE INDEX train_event_status_status_updated_idx ON " + STATUS + " (status, updated_at)");
+        ddl.add("CREATE TABLE " + ARCHIVE + " (id uuid PRIMARY KEY, created_at timestamptz NOT NULL, "
+                + "event_type text NOT NULL, authority_id text, train_id text, payload " + payloadType + " NOT NULL, "
+                + "final_status text NOT NULL, archived_at timestamptz NOT NULL DEFAULT now())");
+        return ddl;
+    }
+
+    static List<String> dropStatements() {
+        return List.of("DROP TABLE IF EXISTS " + ARCHIVE, "DROP TABLE IF EXISTS " + STATUS,
+                "DROP TABLE IF EXISTS " + EVENTS);
+    }
+
+    /**
+     * One statement adds a batch and its PENDING status rows: arrays of ids and payloads (and, where the application
+     * fills them, event types, authorities and trains), unnested.
+     */
+    String addSql() {
+        String cast = payloadType.equals("jsonb") ? "::jsonb" : "";
+        String insert = fillsFlatColumns()
+                ? "INSERT INTO " + EVENTS + " (id, payload, event_type, authority_id, train_id) SELECT i, p" + cast
+                        + ", t, a, r FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[]) AS u(i, p, t, a, r)"
+                : "INSERT INTO " + EVENTS + " (id, payload) SELECT i, p" + cast
+                        + " FROM unnest(?::uuid[], ?::text[]) AS u(i, p)";
+        return "WITH added AS (" + insert + " RETURNING id) INSERT INTO " + STATUS
+                + " (event_id, status) SELECT id, 'PENDING' FROM added";
+    }
+
+    /** Claims the oldest events still to process, skipping those another client holds. */
+    String claimSql() {
+        return editsInApplication()
+                ? "SELECT s.event_id, s.status, e.payload FROM " + STATUS + " s JOIN " + EVENTS + " e ON e.id = s.event_id "
+                        + "WHERE s.status IN ('PENDING', 'PROCESSING') ORDER BY s.updated_at LIMIT ? FOR UPDATE OF s SKIP LOCKED"
+                : "SELECT s.event_id, s.status FROM " + STATUS + " s WHERE s.status IN ('PENDING', 'PROCESSING') "
+                        + "ORDER BY s.updated_at LIMIT ? FOR UPDATE SKIP LOCKED";
+    }
+
+    /**
+     * The business rule's edit of the claimed payloads. JSONB: in the server, binding ids, new states and
+     * processing times; TEXT: the application's new documents, binding ids and payloads.
+     */
+    String editSql() {
+        return editsInApplication()
+                ? "UPDATE " + EVENTS + " e SET payload = u.p FROM unnest(?::uuid[], ?::text[]) AS u(i, p) WHERE e.id = u.i"
+                : "UPDATE " + EVENTS + " e SET payload = e.payload || jsonb_build_object('lifecycle', u.s, 'processedAt', u.at) "
+                        + "FROM unnest(?::uuid[], ?::text[], ?::bigint[]) AS u(i, s, at) WHERE e.id = u.i";
+    }
+
+    static String advanceSql() {
+        return "UPDATE " + STATUS + " s SET status = u.s, updated_at = now(), attempts = s.attempts + 1 "
+                + "FROM unnest(?::uuid[], ?::text[]) AS u(i, s) WHERE s.event_id = u.i";
+    }
+
+    /** Moves up to {@code ?} terminal events to the archive and deletes them (their status rows by cascade). */
+    static String archiveSql() {
+        return "WITH done AS (SELECT event_id, status FROM " + STATUS + " WHERE status IN ('COMPLETE', 'FAILED') "
+                + "ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED), "
+                + "moved AS (DELETE FROM " + EVENTS + " e USING done WHERE e.id = done.event_id "
+                + "RETURNING e.id, e.created_at, e.event_type, e.authority_id, e.train_id, e.payload, done.status) "
+                + "INSERT INTO " + ARCHIVE + " (id, created_at, event_type, authority_id, train_id, payload, final_status) "
+                + "SELECT id, created_at, event_type, authority_id, train_id, payload, status FROM moved";
+    }
+
+    /** The variant whose tables are in the database, read from the events table's columns; empty when none. */
+    static Optional<Variant> installed(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT (SELECT data_type FROM information_schema.columns WHERE table_name = '" + EVENTS
+                        + "' AND column_name = 'payload' AND table_schema = current_schema()), "
+                        + "(SELECT is_generated FROM information_schema.columns WHERE table_name = '" + EVENTS
+                        + "' AND column_name = 'event_type' AND table_schema = current_schema())")) {
+            rs.next();
+            String type = rs.getString(1);
+            if (type == null) {
+                return Optional.empty();
+            }
+            if (type.equalsIgnoreCase("text")) {
+                return Optional.of(TEXT);
+            }
+            return Optional.of("ALWAYS".equalsIgnoreCase(rs.getString(2)) ? JSONB : JSONB_MANUAL);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}
