@@ -5,6 +5,7 @@ import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.DatabaseUnavailableException;
 import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.db.LocalPostgres;
+import dev.gauntlet.core.db.PgBouncer;
 import dev.gauntlet.core.db.PoolMode;
 import dev.gauntlet.core.result.Redaction;
 import java.io.PrintStream;
@@ -15,10 +16,14 @@ import picocli.CommandLine.Option;
 /** The database options every SQL workload spells the same way. */
 public final class ConnectionOptions {
 
+    /** Clients assumed by the overloads of {@code target} that are not told, for PgBouncer's max_client_conn. */
+    static final int DEFAULT_CLIENTS = 1000;
+
     @Option(names = "--url", paramLabel = "JDBC_URL",
             description = {"Database to test, e.g. jdbc:postgresql://db1:5432/bench or a multi-host URL "
                     + "(jdbc:postgresql://n1:26257,n2:26257/tpcc?targetServerType=primary).",
-                    "Through PgBouncer in transaction mode add ?prepareThreshold=0.",
+                    "Through your own PgBouncer in transaction mode add ?prepareThreshold=0, "
+                            + "or let --pool pgbouncer start one.",
                     "Without --url an embedded PostgreSQL is started; its data is kept between runs."})
     String url;
 
@@ -32,17 +37,25 @@ public final class ConnectionOptions {
     @Option(names = "--pool", paramLabel = "MODE", defaultValue = "direct",
             description = {"direct: each client owns a connection for its whole life.",
                     "pooled: clients share --pool-size connections, borrowed per transaction "
-                            + "(emulates PgBouncer transaction pooling; pool wait is reported on its own).",
+                            + "(emulates PgBouncer transaction pooling; pool wait is reported on its own; "
+                            + "server-side prepared statements off).",
+                    "pgbouncer: a real PgBouncer (installed separately) started in transaction mode in front of "
+                            + "the database with --pool-size server connections; each client owns a connection "
+                            + "to it; server-side prepared statements off.",
                     "Default: ${DEFAULT-VALUE}."})
     PoolMode pool;
 
     @Option(names = "--pool-size", paramLabel = "N", defaultValue = "20",
-            description = "Connections in the pool when --pool pooled (default: ${DEFAULT-VALUE}, PgBouncer's default_pool_size).")
+            description = "Server connections when --pool pooled or pgbouncer "
+                    + "(default: ${DEFAULT-VALUE}, PgBouncer's default_pool_size).")
     int poolSize;
 
     @Option(names = "--fresh",
             description = "Embedded database only: discard its cached data directory and start empty.")
     boolean fresh;
+
+    /** Where {@link #open} reported; a started PgBouncer is announced there too. */
+    private PrintStream console = System.out;
 
     public PoolMode pool() {
         return pool;
@@ -58,9 +71,14 @@ public final class ConnectionOptions {
 
     /**
      * Connects to {@code --url}, or starts the embedded PostgreSQL with a database named {@code databaseName},
-     * and says on {@code out} which database is used and how to inspect it.
+     * and says on {@code out} which database is used and how to inspect it. With {@code --pool pgbouncer} it first
+     * checks that PgBouncer is installed, before starting anything.
      */
     public Database open(String databaseName, PrintStream out) {
+        if (pool == PoolMode.PGBOUNCER) {
+            requirePgBouncer();
+        }
+        console = out;
         if (poolSize < 1) {
             throw new BadInputException("--pool-size must be at least 1 (got " + poolSize + ")");
         }
@@ -124,8 +142,17 @@ public final class ConnectionOptions {
         }
     }
 
+    /** Throws {@link BadInputException} unless the pgbouncer binary is installed. */
+    public static void requirePgBouncer() {
+        try {
+            PgBouncer.requireInstalled();
+        } catch (IllegalStateException e) {
+            throw new BadInputException(e.getMessage(), e);
+        }
+    }
+
     public JdbcTarget target(Database db) {
-        return JdbcTarget.of(db.settings(), pool, poolSize);
+        return target(db, pool, JdbcTarget.DEFAULT_ISOLATION);
     }
 
     /** @param isolation a {@code Connection.TRANSACTION_*} level every session runs at */
@@ -133,8 +160,41 @@ public final class ConnectionOptions {
         return target(db, pool, isolation);
     }
 
-    /** A target in the given mode ({@code --pool}, or an experiment cell's), with {@code --pool-size}. */
+    /**
+     * A target in the given mode ({@code --pool}, or an experiment cell's), with {@code --pool-size}; a PgBouncer
+     * is sized for {@value #DEFAULT_CLIENTS} clients.
+     */
     public JdbcTarget target(Database db, PoolMode mode, int isolation) {
-        return JdbcTarget.of(db.settings(), mode, poolSize, isolation);
+        return target(db, mode, isolation, DEFAULT_CLIENTS);
+    }
+
+    /**
+     * A target in the given mode with {@code --pool-size}. For {@link PoolMode#PGBOUNCER} it starts a PgBouncer
+     * that admits {@code clients} client connections (and a few more), says so in one line where {@link #open}
+     * reported, and stops it when the target closes.
+     *
+     * @param isolation a {@code Connection.TRANSACTION_*} level every session runs at, or
+     *                  {@link JdbcTarget#DEFAULT_ISOLATION}
+     * @param clients   the clients of the run
+     */
+    public JdbcTarget target(Database db, PoolMode mode, int isolation, int clients) {
+        if (mode != PoolMode.PGBOUNCER) {
+            return JdbcTarget.of(db.settings(), mode, poolSize, isolation);
+        }
+        requirePgBouncer();
+        JdbcTarget target;
+        try {
+            target = JdbcTarget.throughPgBouncer(db.settings(), poolSize, clients, isolation);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--pool pgbouncer: " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw new RunFailedException("could not start PgBouncer: " + e.getMessage(), e);
+        }
+        PgBouncer bouncer = target.pgBouncer().orElseThrow();
+        // Ctrl-C ends the JVM without closing the target; PgBouncer is our child and would outlive it.
+        Runtime.getRuntime().addShutdownHook(new Thread(bouncer::close, "gauntlet-pgbouncer-stop"));
+        console.println("PgBouncer " + bouncer.version() + " in transaction mode on 127.0.0.1:" + bouncer.port()
+                + ", pool size " + poolSize);
+        return target;
     }
 }

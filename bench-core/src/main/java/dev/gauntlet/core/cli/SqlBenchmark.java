@@ -216,10 +216,14 @@ public final class SqlBenchmark<P> {
         if (experiment != null) {
             experiment.dimensions().stream().filter(d -> d.name().equals(POOL)).flatMap(d -> d.levels().stream())
                     .forEach(l -> {
+                        PoolMode mode;
                         try {
-                            PoolMode.parse(l.name());
+                            mode = PoolMode.parse(l.name());
                         } catch (IllegalArgumentException e) {
                             throw new BadInputException(e.getMessage(), e);
+                        }
+                        if (mode == PoolMode.PGBOUNCER) {
+                            ConnectionOptions.requirePgBouncer();
                         }
                     });
         }
@@ -246,14 +250,14 @@ public final class SqlBenchmark<P> {
         PoolMode pool = cell.level(POOL).map(l -> PoolMode.parse(l.name())).orElse(connection.pool());
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("pool", pool.name().toLowerCase(Locale.ROOT));
-        if (pool == PoolMode.POOLED) {
+        if (pool != PoolMode.DIRECT) {
             p.put("poolSize", connection.poolSize());
         }
         p.putAll(parameters.make(prepared, cell));
         if (cell != SINGLE) {
             p.putAll(cell.runParameters(inEffect));
         }
-        try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared))) {
+        try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
             return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)

@@ -10,11 +10,15 @@ import dev.gauntlet.core.run.Target;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * A JDBC database as the runner's target. Direct: every client opens its own connection. Pooled: a HikariCP
  * pool shared by all clients, one connection borrowed per transaction (PgBouncer transaction pooling,
- * emulated). Transactions are explicit: auto-commit off, commit after the operation, rollback on failure.
+ * emulated). Through PgBouncer: every client opens its own connection to a {@link PgBouncer} this target started
+ * and stops on {@link #close()}. Transactions are explicit: auto-commit off, commit after the operation, rollback
+ * on failure.
  */
 public final class JdbcTarget implements Target<Connection> {
 
@@ -27,11 +31,14 @@ public final class JdbcTarget implements Target<Connection> {
     private final ConnectionSettings settings;
     private final HikariDataSource pool;
     private final int isolation;
+    /** Closed after the connections: the PgBouncer in front of the database, or null. */
+    private final AutoCloseable owned;
 
-    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation) {
+    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned) {
         this.settings = settings;
         this.pool = pool;
         this.isolation = isolation;
+        this.owned = owned;
     }
 
     public static JdbcTarget direct(ConnectionSettings settings) {
@@ -40,9 +47,14 @@ public final class JdbcTarget implements Target<Connection> {
 
     /** @param isolation a {@code Connection.TRANSACTION_*} level, or {@link #DEFAULT_ISOLATION} */
     public static JdbcTarget direct(ConnectionSettings settings, int isolation) {
-        return new JdbcTarget(settings, null, isolation);
+        return new JdbcTarget(settings, null, isolation, null);
     }
 
+    /**
+     * Clients share a HikariCP pool of {@code poolSize} connections. Server-side prepared statements are off
+     * ({@code prepareThreshold=0}), as under a transaction pooler, where the next transaction may run on another
+     * server connection.
+     */
     public static JdbcTarget pooled(ConnectionSettings settings, int poolSize) {
         return pooled(settings, poolSize, DEFAULT_ISOLATION);
     }
@@ -52,7 +64,9 @@ public final class JdbcTarget implements Target<Connection> {
         HikariConfig config = new HikariConfig();
         config.setPoolName("gauntlet");
         config.setJdbcUrl(settings.url());
-        config.setDataSourceProperties(settings.properties(ConnectionSettings.SESSION_SOCKET_TIMEOUT));
+        Properties properties = settings.properties(ConnectionSettings.SESSION_SOCKET_TIMEOUT);
+        properties.setProperty("prepareThreshold", "0");
+        config.setDataSourceProperties(properties);
         if (settings.user() != null) {
             config.setUsername(settings.user());
         }
@@ -74,15 +88,43 @@ public final class JdbcTarget implements Target<Connection> {
                 default -> throw new IllegalArgumentException("unknown isolation level " + isolation);
             });
         }
-        return new JdbcTarget(settings, new HikariDataSource(config), isolation);
+        return new JdbcTarget(settings, new HikariDataSource(config), isolation, null);
     }
 
     public static JdbcTarget of(ConnectionSettings settings, PoolMode mode, int poolSize) {
         return of(settings, mode, poolSize, DEFAULT_ISOLATION);
     }
 
+    /**
+     * A direct or pooled target; {@link PoolMode#PGBOUNCER} starts a process and needs the number of clients, so
+     * it has its own factory, {@link #throughPgBouncer}.
+     */
     public static JdbcTarget of(ConnectionSettings settings, PoolMode mode, int poolSize, int isolation) {
-        return mode == PoolMode.POOLED ? pooled(settings, poolSize, isolation) : direct(settings, isolation);
+        return switch (mode) {
+            case DIRECT -> direct(settings, isolation);
+            case POOLED -> pooled(settings, poolSize, isolation);
+            case PGBOUNCER -> throw new IllegalArgumentException(
+                    "a PgBouncer target needs the number of clients: use JdbcTarget.throughPgBouncer");
+        };
+    }
+
+    /**
+     * Starts a {@link PgBouncer} in transaction mode in front of {@code server} and returns a direct target on it:
+     * each client owns a connection to PgBouncer, which shares {@code poolSize} server connections among them.
+     * The isolation level is set on every server connection by PgBouncer (clients leave theirs alone). Closing
+     * the target stops PgBouncer.
+     *
+     * @param maxClients the clients that will connect at once, for PgBouncer's {@code max_client_conn}
+     * @param isolation  a {@code Connection.TRANSACTION_*} level, or {@link #DEFAULT_ISOLATION}
+     */
+    public static JdbcTarget throughPgBouncer(ConnectionSettings server, int poolSize, int maxClients, int isolation) {
+        PgBouncer bouncer = PgBouncer.start(server, poolSize, maxClients, isolation);
+        return new JdbcTarget(bouncer.settings(), null, DEFAULT_ISOLATION, bouncer);
+    }
+
+    /** The PgBouncer this target started and will stop, if it goes through one. */
+    public Optional<PgBouncer> pgBouncer() {
+        return owned instanceof PgBouncer bouncer ? Optional.of(bouncer) : Optional.empty();
     }
 
     @Override
@@ -158,8 +200,18 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.close();
+        try {
+            if (pool != null) {
+                pool.close();
+            }
+        } finally {
+            if (owned != null) {
+                try {
+                    owned.close();
+                } catch (Exception e) {
+                    throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+                }
+            }
         }
     }
 }
