@@ -1,6 +1,5 @@
 package dev.gauntlet.trainevents;
 
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -48,9 +47,9 @@ public final class RailEvents {
         String type = TYPES[random.nextInt(TYPES.length)];
         boolean hasTrain = !type.equals("INFRASTRUCTURE_CONDITION");
         boolean hasAuthority = !type.equals("POSITION_UPDATE") && !type.equals("DEFECT_DETECTOR");
-        String trainId = hasTrain ? String.format(Locale.ROOT, "T%05d", random.nextInt(20_000)) : null;
-        String authorityId = hasAuthority ? String.format(Locale.ROOT, "A-%s-%06d",
-                DISPATCHERS[random.nextInt(DISPATCHERS.length)], random.nextInt(1_000_000)) : null;
+        String trainId = hasTrain ? "T" + pad(random.nextInt(20_000), 5) : null;
+        String authorityId = hasAuthority ? "A-" + DISPATCHERS[random.nextInt(DISPATCHERS.length)] + "-"
+                + pad(random.nextInt(1_000_000), 6) : null;
         String subdivision = SUBDIVISIONS[random.nextInt(SUBDIVISIONS.length)];
         double milepost = random.nextInt(5_000) / 10.0;
 
@@ -64,7 +63,7 @@ public final class RailEvents {
             int cars = 20 + random.nextInt(120);
             j.append(",\"train\":{\"id\":\"").append(trainId).append("\",\"symbol\":\"")
                     .append((char) ('A' + random.nextInt(26))).append((char) ('A' + random.nextInt(26)))
-                    .append(String.format(Locale.ROOT, "%03d-%02d", random.nextInt(1000), random.nextInt(31) + 1))
+                    .append(pad(random.nextInt(1000), 3)).append('-').append(pad(random.nextInt(31) + 1, 2))
                     .append("\",\"engines\":[");
             int engines = 1 + random.nextInt(4);
             for (int e = 0; e < engines; e++) {
@@ -83,13 +82,13 @@ public final class RailEvents {
                     .append(DISPATCHERS[random.nextInt(DISPATCHERS.length)]).append("\",\"limits\":{\"from\":{")
                     .append("\"subdivision\":\"").append(subdivision).append("\",\"milepost\":").append(milepost)
                     .append("},\"to\":{\"subdivision\":\"").append(subdivision).append("\",\"milepost\":")
-                    .append(String.format(Locale.ROOT, "%.1f", to)).append("}},\"expiresInMinutes\":")
+                    .append(tenths(to)).append("}},\"expiresInMinutes\":")
                     .append(30 + random.nextInt(600)).append('}');
         }
         j.append(",\"location\":{\"subdivision\":\"").append(subdivision).append("\",\"track\":\"")
                 .append(random.nextBoolean() ? "MT1" : "MT2").append("\",\"milepost\":").append(milepost)
-                .append(",\"lat\":").append(String.format(Locale.ROOT, "%.5f", 32 + random.nextDouble() * 16))
-                .append(",\"lon\":").append(String.format(Locale.ROOT, "%.5f", -123 + random.nextDouble() * 30))
+                .append(",\"lat\":").append(Math.round((32 + random.nextDouble() * 16) * 1e5) / 1e5)
+                .append(",\"lon\":").append(Math.round((-123 + random.nextDouble() * 30) * 1e5) / 1e5)
                 .append("},\"speed\":{\"mph\":").append(random.nextInt(80)).append(",\"limitMph\":")
                 .append(10 + 5 * random.nextInt(15)).append('}');
         j.append(",\"crew\":[{\"role\":\"engineer\",\"id\":\"E").append(random.nextInt(90_000) + 10_000)
@@ -103,7 +102,7 @@ public final class RailEvents {
             double from = milepost + random.nextInt(100) / 10.0;
             j.append(d == 0 ? "" : ",").append("{\"n\":").append(d + 1).append(",\"text\":\"")
                     .append(RESTRICTIONS[random.nextInt(RESTRICTIONS.length)]).append(" between MP ")
-                    .append(String.format(Locale.ROOT, "%.1f and MP %.1f", from, from + 0.5 + random.nextInt(30) / 10.0))
+                    .append(tenths(from)).append(" and MP ").append(tenths(from + 0.5 + random.nextInt(30) / 10.0))
                     .append(", ").append(random.nextBoolean() ? "main track" : "siding").append(" ")
                     .append(subdivision).append(" Subdivision\",\"acknowledged\":").append(random.nextBoolean())
                     .append('}');
@@ -141,6 +140,15 @@ public final class RailEvents {
                     .append(100 + random.nextInt(400)).append(",\"alarms\":").append(random.nextInt(10) == 0 ? 1 : 0);
         }
         j.append('}');
+    }
+
+    private static String pad(int n, int width) {
+        String digits = Integer.toString(n);
+        return digits.length() >= width ? digits : "0".repeat(width - digits.length()) + digits;
+    }
+
+    private static double tenths(double x) {
+        return Math.round(x * 10) / 10.0;
     }
 
     /**

@@ -74,7 +74,7 @@ class LifecycleTest {
         assertTrue(ledger.size() > 300, "the run added events: " + ledger.size());
         Map<String, Check> checks = checks(db, v, ledger);
         checks.values().forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
-        assertEquals(10, checks.size(), checks.keySet().toString());
+        assertEquals(9, checks.size(), checks.keySet().toString());
         try (Connection c = db.connect()) {
             assertEquals(ledger.size(), count(c, "SELECT (SELECT count(*) FROM train_events) "
                     + "+ (SELECT count(*) FROM train_events_archive)"));
@@ -94,10 +94,10 @@ class LifecycleTest {
         try (Connection c = db.connect()) {
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {
-                s.execute("DELETE FROM train_events_archive WHERE id = (SELECT min(id) FROM train_events_archive)");
+                s.execute("DELETE FROM train_events_archive WHERE id = (SELECT id FROM train_events_archive ORDER BY id LIMIT 1)");
                 if (v.fillsFlatColumns()) {
                     s.execute("UPDATE train_events SET event_type = 'SIGNAL_CLEARANCE_X' "
-                            + "WHERE id = (SELECT min(id) FROM train_events)");
+                            + "WHERE id = (SELECT id FROM train_events ORDER BY id LIMIT 1)");
                 } else {
                     // Generated columns cannot drift from their payload: the database refuses to write them.
                     assertThrows(SQLException.class, () -> s.execute("UPDATE train_events SET event_type = 'X'"));

@@ -54,7 +54,7 @@ class RailEventsTest {
         JsonNode after = JSON.readTree(edited);
         assertEquals("COMPLETE", after.get("lifecycle").asText());
         assertEquals(98765L, after.get("processedAt").asLong());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) before).put("lifecycle", "COMPLETE").put("processedAt", 98765L);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) before).put("lifecycle", "COMPLETE").put("processedAt", 98765);
         assertEquals(before, after);
     }
 }

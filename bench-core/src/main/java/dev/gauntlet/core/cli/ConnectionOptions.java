@@ -11,6 +11,8 @@ import dev.gauntlet.core.result.Redaction;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** The database options every SQL workload spells the same way. */
@@ -34,7 +36,7 @@ public final class ConnectionOptions {
             description = "Password (default: $PGPASSWORD). Give --password alone to be prompted. Never printed or stored.")
     String password;
 
-    @Option(names = "--pool", paramLabel = "MODE", defaultValue = "direct",
+    @Option(names = "--pool", paramLabel = "MODE", defaultValue = "direct", split = ",",
             description = {"direct: each client owns a connection for its whole life.",
                     "pooled: clients share --pool-size connections, borrowed per transaction "
                             + "(emulates PgBouncer transaction pooling; pool wait is reported on its own; "
@@ -42,8 +44,9 @@ public final class ConnectionOptions {
                     "pgbouncer: a real PgBouncer (installed separately) started in transaction mode in front of "
                             + "the database with --pool-size server connections; each client owns a connection "
                             + "to it; server-side prepared statements off.",
-                    "Default: ${DEFAULT-VALUE}."})
-    PoolMode pool;
+                    "Several, comma-separated (direct,pooled,pgbouncer), make an experiment: each mode in turn, "
+                            + "then a comparison. Default: ${DEFAULT-VALUE}."})
+    List<String> pool;
 
     @Option(names = "--pool-size", paramLabel = "N", defaultValue = "20",
             description = "Server connections when --pool pooled or pgbouncer "
@@ -57,8 +60,26 @@ public final class ConnectionOptions {
     /** Where {@link #open} reported; a started PgBouncer is announced there too. */
     private PrintStream console = System.out;
 
+    /** The connection mode of a single run: the one {@code --pool} gave, or the first of several. */
     public PoolMode pool() {
-        return pool;
+        return pools().get(0);
+    }
+
+    /** Every mode {@code --pool} gave, in order; an unknown or repeated one is bad input. */
+    public List<PoolMode> pools() {
+        List<PoolMode> modes = new ArrayList<>();
+        for (String name : pool) {
+            try {
+                PoolMode m = PoolMode.parse(name.strip());
+                if (modes.contains(m)) {
+                    throw new BadInputException("--pool lists " + name.strip() + " twice");
+                }
+                modes.add(m);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage(), e);
+            }
+        }
+        return modes;
     }
 
     public int poolSize() {
@@ -75,7 +96,7 @@ public final class ConnectionOptions {
      * checks that PgBouncer is installed, before starting anything.
      */
     public Database open(String databaseName, PrintStream out) {
-        if (pool == PoolMode.PGBOUNCER) {
+        if (pools().contains(PoolMode.PGBOUNCER)) {
             requirePgBouncer();
         }
         console = out;
@@ -152,12 +173,12 @@ public final class ConnectionOptions {
     }
 
     public JdbcTarget target(Database db) {
-        return target(db, pool, JdbcTarget.DEFAULT_ISOLATION);
+        return target(db, pool(), JdbcTarget.DEFAULT_ISOLATION);
     }
 
     /** @param isolation a {@code Connection.TRANSACTION_*} level every session runs at */
     public JdbcTarget target(Database db, int isolation) {
-        return target(db, pool, isolation);
+        return target(db, pool(), isolation);
     }
 
     /**

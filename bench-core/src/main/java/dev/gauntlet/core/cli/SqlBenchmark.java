@@ -211,8 +211,17 @@ public final class SqlBenchmark<P> {
     /** Runs it: the exit code for picocli. */
     public int call() {
         Objects.requireNonNull(workload, "a SqlBenchmark needs a workload");
-        Experiment experiment = experimentOptions == null ? null
-                : experimentOptions.experiment(workloadName + " experiment", dimensions);
+        List<Dimension> given = new java.util.ArrayList<>(dimensions);
+        List<PoolMode> pools = connection.pools();
+        if (pools.size() > 1) {
+            given.add(Dimension.of(POOL, pools.stream().map(m -> m.name().toLowerCase(Locale.ROOT)).toList()));
+        }
+        if (connection.poolSize() < 1) {
+            throw new BadInputException("--pool-size must be at least 1 (got " + connection.poolSize() + ")");
+        }
+        Experiment experiment = experimentOptions == null ? (pools.size() > 1
+                ? new Experiment(workloadName + " experiment", given, List.of(), 1) : null)
+                : experimentOptions.experiment(workloadName + " experiment", given);
         if (experiment != null) {
             experiment.dimensions().stream().filter(d -> d.name().equals(POOL)).flatMap(d -> d.levels().stream())
                     .forEach(l -> {
@@ -288,7 +297,8 @@ public final class SqlBenchmark<P> {
 
     private int runExperiment(Database db, P prepared, RunPlan runPlan, Experiment experiment, Path outDir) {
         ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(db),
-                experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
+                experimentOptions == null ? dev.gauntlet.core.report.Comparison.DEFAULT_THRESHOLD_PERCENT
+                        : experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
                     beforeEachRun.accept(prepared, cell);
                     return runOnce(db, prepared, runPlan, cell, null, inEffect, dir);
                 }, experimentNotes, cells -> experimentSummary.apply(prepared, cells));
