@@ -1,5 +1,8 @@
 package dev.gauntlet.tpcc;
 
+import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.tpcc.schema.Procedures;
+import dev.gauntlet.tpcc.workload.TransactionMode;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
@@ -22,7 +25,8 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:",
                 "  bench-tpcc init                                   # 2 warehouses into the embedded PostgreSQL",
                 "  bench-tpcc init --warehouses 10 --url jdbc:postgresql://host:5432/db --user bench",
-                "  bench-tpcc init --warehouses 4 --drop --seed 42   # reload from scratch, data from a fixed seed"})
+                "  bench-tpcc init --warehouses 4 --drop --seed 42   # reload from scratch, data from a fixed seed",
+                "  bench-tpcc init --warehouses 4 --mode procedures  # and the transactions as PL/pgSQL functions"})
 public final class InitCommand implements Callable<Integer> {
 
     @Mixin
@@ -42,6 +46,11 @@ public final class InitCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the generated data (default: random).")
     Long seed;
 
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "statements",
+            description = "procedures: also install the five transactions as PL/pgSQL functions, for run --mode "
+                    + "procedures (default: ${DEFAULT-VALUE}, nothing beyond the tables).")
+    String mode;
+
     @Override
     public Integer call() {
         if (warehouses < 1) {
@@ -51,10 +60,45 @@ public final class InitCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new BadInputException("--load-threads must be at least 1 (got " + threads + ")");
         }
+        TransactionMode m;
+        try {
+            m = TransactionMode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--" + e.getMessage(), e);
+        }
         try (Database db = connection.open(TpccDatabase.NAME, System.out)) {
+            if (m == TransactionMode.PROCEDURES && Dialect.of(db) == Dialect.COCKROACH) {
+                throw new BadInputException(COCKROACH_STATEMENTS_ONLY);
+            }
             load(db, warehouses, threads, drop, seed != null ? seed : System.nanoTime());
+            if (m == TransactionMode.PROCEDURES) {
+                installProcedures(db, Dialect.of(db), true);
+            }
         }
         return ExitCode.OK;
+    }
+
+    static final String COCKROACH_STATEMENTS_ONLY = "--mode procedures needs PL/pgSQL functions; CockroachDB runs "
+            + "the statements mode only";
+
+    /**
+     * Installs the procedures mode's functions: always when {@code force}, else only when missing or out of date.
+     * Says so on the console when it installs.
+     */
+    static void installProcedures(Database db, Dialect dialect, boolean force) {
+        if (dialect == Dialect.COCKROACH) {
+            throw new BadInputException(COCKROACH_STATEMENTS_ONLY);
+        }
+        try (Connection c = db.settings().connectForAdmin()) {
+            if (force) {
+                Procedures.install(c);
+            } else if (!Procedures.ensure(c)) {
+                return;
+            }
+            System.out.println("Installed the TPC-C procedures (version " + Procedures.VERSION + ").");
+        } catch (SQLException e) {
+            throw new RunFailedException("cannot install the TPC-C procedures: " + SqlStates.message(e), e);
+        }
     }
 
     static Loader.Outcome load(Database db, int warehouses, int threads, boolean drop, long seed) {

@@ -8,6 +8,7 @@ import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.experiment.Level;
@@ -27,6 +28,7 @@ import dev.gauntlet.tpcc.workload.NURandConstants;
 import dev.gauntlet.tpcc.workload.Scale;
 import dev.gauntlet.tpcc.workload.TpccRandom;
 import dev.gauntlet.tpcc.workload.TpccWorkload;
+import dev.gauntlet.tpcc.workload.TransactionMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -53,6 +55,7 @@ import picocli.CommandLine.Spec;
                 "  bench-tpcc run --warehouses 4 --clients 8 --duration 60s",
                 "  bench-tpcc run --wait --active-warehouses 2 --duration 10m --warmup 1m",
                 "  bench-tpcc run --experiment experiments/postgres-synchronous-commit.exp --duration 60s",
+                "  bench-tpcc run --mode statements,procedures --repeat 3 --warehouses 4 --clients 8 --duration 60s",
                 "  bench-tpcc run --variant base= --variant group='ALTER SYSTEM SET commit_delay = 1000; SELECT pg_reload_conf()'"})
 public final class RunCommand implements Callable<Integer> {
 
@@ -82,6 +85,13 @@ public final class RunCommand implements Callable<Integer> {
                             + "so the checks hold without serialization failures), serializable on CockroachDB."})
     Isolation isolation;
 
+    @Option(names = "--mode", paramLabel = "MODE", split = ",", defaultValue = "statements",
+            description = {"statements: each transaction's own statements from the driver (the default).",
+                    "procedures: each transaction as one call of its PL/pgSQL function (installed when missing or "
+                            + "out of date), as HammerDB runs TPC-C; PostgreSQL only.",
+                    "statements,procedures: both, as an experiment with a comparison (with --repeat N, alternating)."})
+    List<String> modeArgs = new ArrayList<>();
+
     @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet.")
     boolean init;
 
@@ -103,6 +113,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--expensive-checks", description = "Also run the expensive consistency checks 3.3.2.6, .10 and .12.")
     boolean expensiveChecks;
 
+    /** The dimension of an experiment over --mode. */
+    static final String MODE = "mode";
+
     /** Everything fixed before the first run, shared by every variant. */
     private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation,
                          NURandConstants constants) {
@@ -118,8 +131,8 @@ public final class RunCommand implements Callable<Integer> {
                         + "(use --reload for identical data).")
                 .plan(this::terminals)
                 .isolation(s -> s.isolation().jdbcLevel())
-                .workload((s, cell) -> new TpccWorkload(s.active(), s.constants(), waits))
-                .parameters((s, cell) -> parameters(s))
+                .workload((s, cell) -> new TpccWorkload(s.active(), s.constants(), waits, mode(cell)))
+                .parameters((s, cell) -> parameters(s, mode(cell)))
                 .probes(s -> List.of(new ServerNewOrders(s.db().settings())))
                 .beforeEachRun((s, cell) -> {
                     if (reload) {
@@ -142,20 +155,48 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--wait runs 10 terminals per active warehouse; leave out --clients "
                     + "(use --active-warehouses to change the number of terminals)");
         }
-        if (reload && variantArgs.isEmpty() && !experimentOptions.given()) {
+        modes();
+        if (reload && variantArgs.isEmpty() && modeArgs.size() < 2 && !experimentOptions.given()) {
             throw new BadInputException("--reload only applies to experiments (--variant or --experiment)");
         }
     }
 
+    private List<TransactionMode> modes() {
+        List<TransactionMode> modes = new ArrayList<>();
+        for (String name : modeArgs) {
+            try {
+                TransactionMode m = TransactionMode.parse(name);
+                if (modes.contains(m)) {
+                    throw new BadInputException("--mode lists " + m.label() + " twice");
+                }
+                modes.add(m);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--" + e.getMessage(), e);
+            }
+        }
+        return modes;
+    }
+
+    private TransactionMode mode(Cell cell) {
+        return cell.level(MODE).map(l -> TransactionMode.parse(l.name())).orElse(modes().get(0));
+    }
+
+    /** The experiment's dimensions: --variant's, and --mode's when it names both modes. */
     private List<Dimension> variants() {
+        List<Dimension> dimensions = new ArrayList<>();
+        List<TransactionMode> modes = modes();
+        if (modes.size() > 1) {
+            dimensions.add(Dimension.of(MODE, modes.stream().map(TransactionMode::label).toList()));
+        }
         if (variantArgs.isEmpty()) {
-            return List.of();
+            return dimensions;
         }
         if (variantArgs.size() < 2) {
             throw new BadInputException("an experiment needs at least two --variant options (got one)");
         }
         try {
-            return List.of(new Dimension(Experiment.VARIANT, variantArgs.stream().map(Level::parse).toList()));
+            dimensions.add(new Dimension(Experiment.VARIANT, variantArgs.stream().map(Level::parse).toList()));
+            return dimensions;
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--variant " + e.getMessage(), e);
         }
@@ -181,6 +222,9 @@ public final class RunCommand implements Callable<Integer> {
         int active = activeWarehouses != null ? activeWarehouses : w;
         if (active > w) {
             throw new BadInputException("--active-warehouses " + active + " is more than the " + w + " warehouses");
+        }
+        if (modes().contains(TransactionMode.PROCEDURES)) {
+            InitCommand.installProcedures(db, dialect, false);
         }
         Isolation iso = isolation != null ? isolation : dialect.defaultIsolation();
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(plan.seed()), load.lastNameConstant());
@@ -212,8 +256,9 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private Map<String, Object> parameters(Setup s) {
+    private Map<String, Object> parameters(Setup s, TransactionMode mode) {
         Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put(MODE, mode.label());
         parameters.put("warehouses", s.warehouses());
         parameters.put("activeWarehouses", s.active());
         parameters.put("terminals", waits ? "keying and think times" : "no wait");

@@ -84,7 +84,9 @@ final class MatrixReport {
         StringBuilder md = new StringBuilder("# Train events: ").append(String.join(", ", variants)).append(" × ")
                 .append(String.join(", ", pools)).append("\n\n");
         md.append(String.format(Locale.ROOT, "%d clients, %s measured per run, %d run(s) per cell; parameters: %s.%n%n",
-                first.clients(), seconds(first.measuredSeconds()), cells.get(0).group().size(), shape(first)));
+                first.clients(), seconds(first.measuredSeconds()), cells.get(0).group().size(), shape(first,
+                        cells.stream().map(c -> c.group().first().parameters().get("poolSize"))
+                                .filter(Objects::nonNull).findFirst().orElse("—"))));
 
         md.append("## Cycles and events per second\n\n");
         MarkdownTable tput = new MarkdownTable().left("Variant").right(pools.stream()
@@ -280,6 +282,8 @@ final class MatrixReport {
             if (p.equals("direct")) {
                 continue;
             }
+            String least = null;
+            String most = null;
             double min = Double.MAX_VALUE;
             double max = -Double.MAX_VALUE;
             for (String v : variants) {
@@ -290,20 +294,33 @@ final class MatrixReport {
                     Double y = b.get().stat(Lifecycle.CYCLE, "mean");
                     if (x != null && y != null && x > 0) {
                         double cut = 100 * (x - y) / x;
-                        min = Math.min(min, cut);
-                        max = Math.max(max, cut);
+                        if (cut < min) {
+                            min = cut;
+                            least = v;
+                        }
+                        if (cut > max) {
+                            max = cut;
+                            most = v;
+                        }
                     }
                 }
             }
-            if (min == Double.MAX_VALUE) {
+            if (least == null) {
                 continue;
             }
-            String range = String.format(Locale.ROOT, "%.0f%% to %.0f%%", min, max);
-            out.add(p + " cuts the mean cycle by " + range + (min >= 40 ? " (holds)" : max < 0
-                    ? " (the opposite: it is slower)" : max < 40 ? " (less than the seed claims)" : " (partly)"));
+            String range = least.equals(most) ? cut(min) + " (" + least + ")"
+                    : "from " + cut(min) + " (" + least + ") to " + cut(max) + " (" + most + ")";
+            out.add(p + " changes the mean cycle " + range + (min >= 40 ? ": holds" : max < 0
+                    ? ": the opposite, it is slower" : max < 40 ? ": less than the seed claims"
+                    : ": holds for some variants only"));
         }
         return out.isEmpty() ? "not tested." : String.join("; ", out) + ", at "
                 + cells.get(0).group().first().clients() + " clients.";
+    }
+
+    /** A cut in latency in words: "42% faster", or "16% slower" for a negative cut. */
+    private static String cut(double percent) {
+        return String.format(Locale.ROOT, "%.0f%% %s", Math.abs(percent), percent >= 0 ? "faster" : "slower");
     }
 
     private static String comparison(CellRuns winner, List<CellRuns> row, String op) {
@@ -328,9 +345,12 @@ final class MatrixReport {
         return row.stream().filter(c -> f.apply(c) != null).max(java.util.Comparator.comparing(f)).orElse(null);
     }
 
+    /** The worst operation's pool-wait p99; null where the driver borrows no connections (direct, PgBouncer). */
     private static Double poolWaitP99(CellRuns c) {
-        return c.mean(r -> r.operations().stream().map(OperationResult::poolWait).filter(Objects::nonNull)
-                .mapToDouble(t -> t.latencyMs().p99()).max().orElse(0));
+        boolean pooled = c.group().results().stream().flatMap(r -> r.operations().stream())
+                .anyMatch(o -> o.poolWait() != null);
+        return !pooled ? null : c.mean(r -> r.operations().stream().map(OperationResult::poolWait)
+                .filter(Objects::nonNull).mapToDouble(t -> t.latencyMs().p99()).max().orElse(0));
     }
 
     private static String topWaits(CellRuns c) {
@@ -365,6 +385,9 @@ final class MatrixReport {
             return "—";
         }
         double a = Math.abs(v);
+        if (v == Math.rint(v)) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
         return String.format(Locale.ROOT, a >= 100 ? "%,.0f" : a >= 10 ? "%.1f" : "%.2f", v);
     }
 
@@ -372,10 +395,10 @@ final class MatrixReport {
         return String.format(Locale.ROOT, "%.0f s", s);
     }
 
-    private static String shape(RunResult r) {
+    private static String shape(RunResult r, Object poolSize) {
         Map<String, Object> p = r.parameters();
         return String.format(Locale.ROOT, "batch %s-%s, delay %s, lock hold %s, %s%% FAILED, %s seeded events, "
                         + "pool size %s", p.get("minBatch"), p.get("maxBatch"), p.get("delay"), p.get("lockHold"),
-                p.get("failPercent"), p.get("seedEvents"), p.getOrDefault("poolSize", "—"));
+                p.get("failPercent"), p.get("seedEvents"), poolSize);
     }
 }

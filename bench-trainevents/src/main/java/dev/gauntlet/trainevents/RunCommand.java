@@ -8,7 +8,6 @@ import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.PostgresGauges;
-import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.db.WaitEvents;
 import dev.gauntlet.core.db.WalBytes;
@@ -80,7 +79,6 @@ public final class RunCommand implements Callable<Integer> {
         EventLedger ledger;
         Variant variant;
         WaitEvents waits;
-        ServerCpu serverCpu;
 
         Setup(Database db) {
             this.db = db;
@@ -135,9 +133,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Setup prepare(Database db) {
-        Setup s = new Setup(db);
-        s.serverCpu = ServerCpu.locate(db.settings()).orElse(null);
-        return s;
+        return new Setup(db);
     }
 
     /** Every run: the variant's tables afresh, seeded, and a ledger of its own. */
@@ -156,9 +152,6 @@ public final class RunCommand implements Callable<Integer> {
         List<Probe> probes = new ArrayList<>();
         probes.add(new PostgresGauges(s.db.settings(), List.of("train_event%", "train_events%")));
         probes.add(new WalBytes(s.db.settings()));
-        if (s.serverCpu != null) {
-            probes.add(s.serverCpu);
-        }
         if (!s.db.isCockroach()) {
             s.waits = WaitEvents.start(s.db.settings());
             probes.add(s.waits);

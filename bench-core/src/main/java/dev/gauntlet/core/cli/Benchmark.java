@@ -8,6 +8,8 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.db.RoundTrips;
+import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
@@ -189,9 +191,16 @@ public final class Benchmark {
         parameters.putAll(spec.parameters());
         Metrics metrics = new Metrics();
         long operations = record.operations().stream().mapToLong(o -> o.count() + o.errors()).sum();
-        record.phases().stream().filter(ph -> Phase.MEASURE.equals(ph.name())).findFirst()
-                .map(ph -> ph.probe(DriverCpu.NAME)).filter(cpu -> operations > 0)
-                .ifPresent(cpu -> metrics.add("driverCpuPerOperationMs", cpu / 1e6 / operations, MetricInfo.lower()));
+        Phase measured = record.phases().stream().filter(ph -> Phase.MEASURE.equals(ph.name())).findFirst()
+                .orElse(null);
+        if (measured != null && operations > 0) {
+            java.util.Optional.ofNullable(measured.probe(DriverCpu.NAME)).ifPresent(cpu ->
+                    metrics.add("driverCpuPerOperationMs", cpu / 1e6 / operations, MetricInfo.lower()));
+            java.util.Optional.ofNullable(measured.probe(ServerCpu.NAME)).ifPresent(cpu ->
+                    metrics.add("serverCpuPerOperationMs", cpu / 1e6 / operations, MetricInfo.lower()));
+            java.util.Optional.ofNullable(measured.probe(RoundTrips.NAME)).ifPresent(trips ->
+                    metrics.add("roundTripsPerOperation", trips / (double) operations, MetricInfo.lower()));
+        }
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
                 record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(),

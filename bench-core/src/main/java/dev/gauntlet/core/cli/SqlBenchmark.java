@@ -3,11 +3,14 @@ package dev.gauntlet.core.cli;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.db.PoolMode;
+import dev.gauntlet.core.db.RoundTrips;
+import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.experiment.ExperimentRunner;
+import dev.gauntlet.core.report.PairComparison;
 import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
@@ -41,7 +44,8 @@ import picocli.CommandLine.Model.CommandSpec;
  *   <li>one run, or with {@code --experiment}/dimension options every cell of the matrix in turn (its SQL applied
  *       and read back, {@code --repeat} alternating), each with the same seed;</li>
  *   <li>each run: the workload's {@link Workload}, a {@link JdbcTarget} per {@code --pool} (or the cell's
- *       {@value #POOL} level), parameters, probes, then <b>finish</b> (the workload's metrics and checks) on the
+ *       {@value #POOL} level), parameters, probes (the workload's, plus {@link RoundTrips} and, for a server on
+ *       this machine, {@link ServerCpu}), then <b>finish</b> (the workload's metrics and checks) on the
  *       measured result, which is on disk first;</li>
  *   <li>exit 0, or {@link ExitCode#FAILED} when a check failed; an experiment also writes {@code comparison.md}.</li>
  * </ol>
@@ -93,6 +97,7 @@ public final class SqlBenchmark<P> {
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
     private RunSearch<P> search;
+    private ServerCpu serverCpu;
     private Function<PrintStream, RunListener> progress = ProgressPrinter::new;
     private BiFunction<P, List<RunGroup>, String> experimentSummary = (p, cells) -> "";
 
@@ -240,6 +245,7 @@ public final class SqlBenchmark<P> {
         Path outDir = OutputDirectory.check(options.out() != null ? options.out()
                 : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));
         try (Database db = connection.open(database, out)) {
+            serverCpu = ServerCpu.locate(db.settings()).orElse(null);
             P prepared = preparation.prepare(db, base);
             RunPlan runPlan = plan.apply(prepared, base);
             if (search != null) {
@@ -254,6 +260,11 @@ public final class SqlBenchmark<P> {
         }
     }
 
+    /** Every SQL run's: round trips on the wire, and the server's CPU when it runs on this machine. */
+    private List<Probe> serverProbes() {
+        return serverCpu == null ? List.of(new RoundTrips()) : List.of(new RoundTrips(), serverCpu);
+    }
+
     private RunResult runOnce(Database db, P prepared, RunPlan runPlan, Cell cell, String step,
                               Map<String, String> inEffect, Path dir) {
         PoolMode pool = cell.level(POOL).map(l -> PoolMode.parse(l.name())).orElse(connection.pool());
@@ -265,12 +276,16 @@ public final class SqlBenchmark<P> {
         p.putAll(parameters.make(prepared, cell));
         if (cell != SINGLE) {
             p.putAll(cell.runParameters(inEffect));
+            if (cell.level(POOL).isPresent()) {
+                // The pool size comes with the mode: recorded for pooled modes only, it is part of what varies.
+                p.put(PairComparison.VARIABLES, p.get(PairComparison.VARIABLES) + ", poolSize");
+            }
         }
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
             return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
-                    .probes(probes.apply(prepared)).finish(r -> finish.apply(prepared, r)).progress(progress));
+                    .probes(probes.apply(prepared)).probes(serverProbes()).finish(r -> finish.apply(prepared, r)).progress(progress));
         }
     }
 

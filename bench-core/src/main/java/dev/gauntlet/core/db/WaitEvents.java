@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * session-samples of that interval, so an event's share of all samples is its share of the database's active
  * time, and samples over {@link #SAMPLES_PER_SECOND} per second are the average active sessions in it.
  */
-public final class WaitEvents implements GaugeProbe {
+public final class WaitEvents implements GaugeProbe, AutoCloseable {
 
     public static final String PREFIX = "waits-";
     public static final int SAMPLES_PER_SECOND = 10;

@@ -1,5 +1,7 @@
 package dev.gauntlet.tpcc.figures;
 
+import dev.gauntlet.core.db.RoundTrips;
+import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
@@ -75,8 +77,16 @@ public final class TpccFigures {
         Long serverNewOrders = run.measurePhase().map(p -> p.probe(ServerNewOrders.NAME)).orElse(null);
         Long cpuNanos = run.measurePhase().map(p -> p.probe(DriverCpu.NAME)).orElse(null);
         long transactions = run.totalCount();
-        if (cpuNanos != null && transactions > 0) {
-            m.add("driverCpuPerTransactionMs", cpuNanos / 1e6 / transactions, MetricInfo.lower());
+        if (transactions > 0) {
+            // Per committed transaction: the driver's CPU, the server's (when it runs on this machine) and the
+            // round trips sessions made on the wire (statements, COMMIT and retries' included).
+            if (cpuNanos != null) {
+                m.add("driverCpuPerTransactionMs", cpuNanos / 1e6 / transactions, MetricInfo.lower());
+            }
+            run.measuredProbe(ServerCpu.NAME).ifPresent(cpu ->
+                    m.add("serverCpuPerTransactionMs", cpu / 1e6 / transactions, MetricInfo.lower()));
+            run.measuredProbe(RoundTrips.NAME).ifPresent(trips ->
+                    m.add("roundTripsPerTransaction", trips / (double) transactions, MetricInfo.lower()));
         }
         double minutes = run.measuredSeconds() / 60.0;
         if (minutes <= 0) {

@@ -1,7 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import dev.gauntlet.core.run.Operation;
 import java.math.BigDecimal;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
@@ -18,7 +17,7 @@ import java.util.List;
  * skipped and counted, and so is the transaction that skipped it (the audit allows at most 1% of Delivery
  * transactions to skip any district).
  */
-public final class Delivery implements Operation<Connection> {
+public final class Delivery implements TransactionMode.Procedural {
 
     static final String NAME = "delivery";
 
@@ -143,8 +142,22 @@ public final class Delivery implements Operation<Connection> {
         delivered = districts.size();
     }
 
+    /** The transaction as one call of {@code tpcc_delivery}, which returns how many districts it delivered. */
+    @Override
+    public void call(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT tpcc_delivery(?, ?)")) {
+            s.setInt(1, warehouse);
+            s.setInt(2, carrier);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                delivered = rs.getInt(1);
+            }
+        }
+    }
+
     /** What this transaction did, counted once it commits. */
-    void committed(Counters counters) {
+    @Override
+    public void committed(Counters counters) {
         counters.add("districts", Scale.DISTRICTS_PER_WAREHOUSE);
         counters.add("skippedDistricts", Scale.DISTRICTS_PER_WAREHOUSE - delivered);
         if (delivered < Scale.DISTRICTS_PER_WAREHOUSE) {

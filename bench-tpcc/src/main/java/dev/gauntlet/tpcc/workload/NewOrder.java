@@ -1,7 +1,7 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.tpcc.schema.Procedures;
 import java.math.BigDecimal;
 import java.sql.Array;
 import dev.gauntlet.core.run.Attempt;
@@ -29,7 +29,7 @@ import java.util.Set;
  * {@link DamagedDataException} naming it: passed off as a rollback it would count as committed work that never
  * happened (the runner counts every operation that returns normally).
  */
-public final class NewOrder implements Operation<Connection> {
+public final class NewOrder implements TransactionMode.Procedural {
 
     public static final String NAME = "newOrder";
 
@@ -56,6 +56,8 @@ public final class NewOrder implements Operation<Connection> {
             + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
             + "SELECT ?, ?, ?, v.n, v.i, v.sw, NULL, v.q, v.a, v.dist "
             + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[], ?::decimal[], ?::text[]) AS v(n, i, sw, q, a, dist)";
+
+    private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?)";
 
     static {
         for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
@@ -184,6 +186,62 @@ public final class NewOrder implements Operation<Connection> {
         }
     }
 
+    /**
+     * The transaction as one call of {@code tpcc_new_order}. Missing stock rows come back as an error listing them
+     * (the whole transaction is then rolled back): the unused item id alone is the expected rollback, anything else
+     * damaged data, told apart exactly as the statements do.
+     */
+    @Override
+    public void call(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(CALL)) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setInt(3, customer);
+            s.setArray(4, ints(c, Line::item));
+            s.setArray(5, ints(c, Line::supplyWarehouse));
+            s.setArray(6, ints(c, Line::quantity));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+            }
+        } catch (SQLException e) {
+            if (!Procedures.MISSING_STOCK.equals(e.getSQLState())) {
+                throw e;
+            }
+            c.rollback();
+            List<Line> missing = missingLines(e);
+            if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
+                return; // clause 2.4.2.3: rolled back, not an error
+            }
+            throw damaged(c, missing);
+        }
+        if (rollback) {
+            c.rollback();
+            throw damaged(c, List.of());
+        }
+    }
+
+    /** The lines {@code tpcc_new_order} found no stock for, from its {@code missing stock: item@warehouse,...}. */
+    private List<Line> missingLines(SQLException e) {
+        String message = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                ? p.getServerErrorMessage().getMessage() : e.getMessage();
+        int at = message.indexOf(Procedures.MISSING_STOCK_PREFIX);
+        List<Line> missing = new ArrayList<>();
+        if (at < 0) {
+            return missing;
+        }
+        for (String pair : message.substring(at + Procedures.MISSING_STOCK_PREFIX.length()).strip().split(",")) {
+            String[] parts = pair.split("@");
+            int item = Integer.parseInt(parts[0].strip());
+            int supply = Integer.parseInt(parts[1].strip());
+            for (Line l : lines) {
+                if (l.item() == item && l.supplyWarehouse() == supply) {
+                    missing.add(l);
+                }
+            }
+        }
+        return missing;
+    }
+
     private static long key(int supplyWarehouse, int item) {
         return (long) supplyWarehouse << 32 | item;
     }
@@ -225,7 +283,8 @@ public final class NewOrder implements Operation<Connection> {
     }
 
     /** What this transaction did, counted once it commits. */
-    void committed(Counters counters) {
+    @Override
+    public void committed(Counters counters) {
         if (rollback) {
             counters.add("rolledBack", 1);
             return;

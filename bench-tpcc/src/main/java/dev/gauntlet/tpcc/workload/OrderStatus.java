@@ -1,7 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +18,7 @@ import java.sql.SQLException;
  * switching and restoring the session's level around every Order-Status (pooled sessions included), and
  * CockroachDB offers that level only behind a cluster setting.
  */
-final class OrderStatus implements Operation<Connection> {
+final class OrderStatus implements TransactionMode.Procedural {
 
     static final String NAME = "orderStatus";
 
@@ -83,13 +82,29 @@ final class OrderStatus implements Operation<Connection> {
         }
     }
 
+    /** The transaction as one call of {@code tpcc_order_status} (STABLE: one snapshot, as the statement has). */
+    @Override
+    public void call(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT * FROM tpcc_order_status(?, ?, ?, ?)")) {
+            s.setInt(1, customer.warehouse());
+            s.setInt(2, customer.district());
+            s.setInt(3, customer.id());
+            s.setString(4, customer.lastName());
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                shown = new Shown(rs.getInt(1), rs.getInt(2), rs.getInt(3));
+            }
+        }
+    }
+
     /** What the last execution showed, or null before one completed. */
     Shown shown() {
         return shown;
     }
 
     /** What this transaction did, counted once it commits. */
-    void committed(Counters counters) {
+    @Override
+    public void committed(Counters counters) {
         if (customer.byLastName()) {
             counters.add("byLastName", 1);
         }

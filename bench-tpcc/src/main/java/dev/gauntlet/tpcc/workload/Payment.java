@@ -1,7 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import dev.gauntlet.core.run.Operation;
 import java.math.BigDecimal;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
@@ -14,7 +13,7 @@ import java.sql.SQLException;
  * name. One statement updates warehouse, district and customer and writes the history row; a lookup by
  * name before it when needed.
  */
-public final class Payment implements Operation<Connection> {
+public final class Payment implements TransactionMode.Procedural {
 
     static final String NAME = "payment";
 
@@ -98,8 +97,26 @@ public final class Payment implements Operation<Connection> {
         }
     }
 
+    /** The transaction as one call of {@code tpcc_payment} (which looks a customer up by name itself). */
+    @Override
+    public void call(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT tpcc_payment(?, ?, ?, ?, ?, ?, ?)")) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setInt(3, customer.warehouse());
+            s.setInt(4, customer.district());
+            s.setInt(5, customer.id());
+            s.setString(6, customer.lastName());
+            s.setBigDecimal(7, amount);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+            }
+        }
+    }
+
     /** What this transaction did, counted once it commits. */
-    void committed(Counters counters) {
+    @Override
+    public void committed(Counters counters) {
         if (customer.byLastName()) {
             counters.add("byLastName", 1);
         }

@@ -1,6 +1,5 @@
 package dev.gauntlet.tpcc.workload;
 
-import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +10,7 @@ import java.sql.SQLException;
  * The Stock-Level transaction (clause 2.8), read-only: distinct items of the district's last 20 orders whose
  * stock is below a threshold of 10-20, in one query. The district is the terminal's own.
  */
-final class StockLevel implements Operation<Connection> {
+final class StockLevel implements TransactionMode.Procedural {
 
     static final String NAME = "stockLevel";
 
@@ -50,6 +49,24 @@ final class StockLevel implements Operation<Connection> {
                 rs.next();
             }
         }
+    }
+
+    /** The transaction as one call of {@code tpcc_stock_level}. */
+    @Override
+    public void call(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT tpcc_stock_level(?, ?, ?)")) {
+            s.setInt(1, warehouse);
+            s.setInt(2, district);
+            s.setInt(3, threshold);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+            }
+        }
+    }
+
+    /** Stock-Level counts nothing. */
+    @Override
+    public void committed(dev.gauntlet.core.metrics.Counters counters) {
     }
 
     @Override

@@ -15,13 +15,15 @@ final class Terminal implements ClientScript<Connection> {
     private final TpccRandom random;
     private final Deck deck;
     private final boolean waits;
+    private final TransactionMode mode;
     private long thinkNanos;
 
-    Terminal(Home home, TpccRandom random, boolean waits) {
+    Terminal(Home home, TpccRandom random, boolean waits, TransactionMode mode) {
         this.home = home;
         this.random = random;
         this.deck = new Deck(random);
         this.waits = waits;
+        this.mode = mode;
     }
 
     @Override
@@ -32,6 +34,6 @@ final class Terminal implements ClientScript<Connection> {
             pause = thinkNanos + type.keying().toNanos();
             thinkNanos = (long) (random.negativeExponential(type.meanThinkSeconds()) * 1e9);
         }
-        return new Step<>(type.next(home, random), pause);
+        return new Step<>(mode.operation(type.next(home, random)), pause);
     }
 }

@@ -17,11 +17,17 @@ public final class TpccWorkload implements Workload<Connection> {
     private final int activeWarehouses;
     private final NURandConstants constants;
     private final boolean waits;
+    private final TransactionMode mode;
 
     public TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits) {
+        this(activeWarehouses, constants, waits, TransactionMode.STATEMENTS);
+    }
+
+    public TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits, TransactionMode mode) {
         this.activeWarehouses = activeWarehouses;
         this.constants = constants;
         this.waits = waits;
+        this.mode = mode;
     }
 
     @Override
@@ -33,6 +39,6 @@ public final class TpccWorkload implements Workload<Connection> {
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
         int w = index % activeWarehouses + 1;
         int d = (index / activeWarehouses) % Scale.DISTRICTS_PER_WAREHOUSE + 1;
-        return new Terminal(new Home(w, d, activeWarehouses, constants), new TpccRandom(random), waits);
+        return new Terminal(new Home(w, d, activeWarehouses, constants), new TpccRandom(random), waits, mode);
     }
 }

@@ -1,7 +1,5 @@
 package dev.gauntlet.tpcc.workload;
 
-import dev.gauntlet.core.run.Operation;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.function.BiFunction;
 
@@ -21,10 +19,10 @@ public enum TransactionType {
     private final Duration keying;
     private final double meanThinkSeconds;
     private final Duration p90Limit;
-    private final BiFunction<Home, TpccRandom, Operation<Connection>> input;
+    private final BiFunction<Home, TpccRandom, TransactionMode.Procedural> input;
 
     TransactionType(String operationName, int cards, int keyingSeconds, double meanThinkSeconds, int p90LimitSeconds,
-                    BiFunction<Home, TpccRandom, Operation<Connection>> input) {
+                    BiFunction<Home, TpccRandom, TransactionMode.Procedural> input) {
         this.operationName = operationName;
         this.cards = cards;
         this.keying = Duration.ofSeconds(keyingSeconds);
@@ -54,7 +52,7 @@ public enum TransactionType {
     }
 
     /** A transaction of this type with fresh random input for a terminal at {@code home}. */
-    Operation<Connection> next(Home home, TpccRandom r) {
+    TransactionMode.Procedural next(Home home, TpccRandom r) {
         return input.apply(home, r);
     }
 }

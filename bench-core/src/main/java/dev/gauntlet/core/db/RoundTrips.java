@@ -1,0 +1,133 @@
+package dev.gauntlet.core.db;
+
+import dev.gauntlet.core.run.PhaseProbe;
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.util.concurrent.atomic.LongAdder;
+import javax.net.SocketFactory;
+
+/**
+ * Round trips between benchmark sessions and the server, counted on the wire: pgjdbc opens every session's socket
+ * through {@link Sockets} (its {@code socketFactory} property, set by {@link ConnectionSettings} on session
+ * connections), which counts a round trip each time the driver reads after having written, i.e. each request the
+ * driver had to wait on. A statement pgjdbc sends with BEGIN piggybacked is one trip; COMMIT is another. Read at
+ * every phase boundary, so a result carries its round trips per operation without the workload counting anything.
+ */
+public final class RoundTrips implements PhaseProbe {
+
+    public static final String NAME = "roundTrips";
+
+    private static final LongAdder TRIPS = new LongAdder();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Long read() {
+        return TRIPS.sum();
+    }
+
+    /** pgjdbc's {@code socketFactory}: plain sockets whose streams count round trips. */
+    public static final class Sockets extends SocketFactory {
+
+        @Override
+        public Socket createSocket() {
+            return new CountingSocket();
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            Socket s = new CountingSocket();
+            s.connect(new java.net.InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+            Socket s = new CountingSocket();
+            s.bind(new java.net.InetSocketAddress(localHost, localPort));
+            s.connect(new java.net.InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            Socket s = new CountingSocket();
+            s.connect(new java.net.InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
+                throws IOException {
+            Socket s = new CountingSocket();
+            s.bind(new java.net.InetSocketAddress(localAddress, localPort));
+            s.connect(new java.net.InetSocketAddress(address, port));
+            return s;
+        }
+    }
+
+    /** One connection's socket: written since the last read means the next read completes a round trip. */
+    private static final class CountingSocket extends Socket {
+
+        private boolean sent;
+        private InputStream input;
+        private OutputStream output;
+
+        @Override
+        public synchronized InputStream getInputStream() throws IOException {
+            if (input == null) {
+                InputStream raw = super.getInputStream();
+                input = new FilterInputStream(raw) {
+                    @Override
+                    public int read() throws IOException {
+                        answered();
+                        return raw.read();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        answered();
+                        return raw.read(b, off, len);
+                    }
+                };
+            }
+            return input;
+        }
+
+        @Override
+        public synchronized OutputStream getOutputStream() throws IOException {
+            if (output == null) {
+                OutputStream raw = super.getOutputStream();
+                output = new FilterOutputStream(raw) {
+                    @Override
+                    public void write(int b) throws IOException {
+                        sent = true;
+                        raw.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        sent = true;
+                        raw.write(b, off, len);
+                    }
+                };
+            }
+            return output;
+        }
+
+        private void answered() {
+            if (sent) {
+                sent = false;
+                TRIPS.increment();
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.gauntlet.tpcc.workload;
+
+import dev.gauntlet.core.run.Attempt;
+import dev.gauntlet.core.run.Operation;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * How a terminal's transaction reaches the database. {@code statements}: the transaction's own statements from the
+ * driver (two to five round trips and a COMMIT). {@code procedures}: one call of its PL/pgSQL function (see
+ * {@code procedures.sql}) with the same inputs, then COMMIT, as HammerDB runs TPC-C on PostgreSQL.
+ */
+public enum TransactionMode {
+
+    STATEMENTS,
+    PROCEDURES;
+
+    /** {@code statements} or {@code procedures}, as options and results spell it. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static TransactionMode parse(String name) {
+        for (TransactionMode m : values()) {
+            if (m.label().equalsIgnoreCase(name.strip())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("mode '" + name + "' is neither statements nor procedures");
+    }
+
+    /** The operation a terminal runs for {@code transaction} in this mode. */
+    Operation<Connection> operation(Procedural transaction) {
+        return this == STATEMENTS ? transaction : new ProcedureCall(transaction);
+    }
+
+    /** A transaction that also runs as one call of its function. */
+    interface Procedural extends Operation<Connection> {
+
+        /** The transaction as one function call, on a connection the caller commits or rolls back. */
+        void call(Connection c) throws SQLException;
+
+        /** What this transaction did, counted once it commits. */
+        void committed(dev.gauntlet.core.metrics.Counters counters);
+    }
+
+    /** The procedures mode's operation: named like the transaction, so results and audits read the same. */
+    private record ProcedureCall(Procedural transaction) implements Operation<Connection> {
+
+        @Override
+        public String name() {
+            return transaction.name();
+        }
+
+        @Override
+        public void execute(Connection c, Attempt attempt) throws SQLException {
+            transaction.call(c);
+            transaction.committed(attempt::count);
+        }
+    }
+}
