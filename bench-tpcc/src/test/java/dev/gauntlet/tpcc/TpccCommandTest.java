@@ -83,7 +83,8 @@ class TpccCommandTest {
                 statements.toString()).code);
         double statementTrips = ResultFile.read(statements.resolve(ResultFile.NAME)).metrics()
                 .get("roundTripsPerTransaction");
-        assertTrue(statementTrips > trips + 0.3, "statements make more round trips: " + statementTrips);
+        // One statement and a COMMIT for all but Delivery, which takes several statements in statements mode.
+        assertTrue(statementTrips > trips + 0.05 && statementTrips < 2.5, "statements: " + statementTrips);
     }
 
     @Test

@@ -1,11 +1,7 @@
 package dev.gauntlet.tpcc.workload;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * How Payment and Order-Status pick their customer (clause 2.5.1.2, 2.6.1.2): 60% by last name, taking
@@ -15,9 +11,6 @@ public record CustomerChoice(int warehouse, int district, String lastName, int i
 
     /** Clauses 2.5.1.2 and 2.6.1.2: the share of customers chosen by last name. */
     public static final int BY_LAST_NAME_PERCENT = 60;
-
-    private static final String BY_LAST_NAME = "SELECT c_id FROM customer "
-            + "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first, c_id";
 
     static CustomerChoice random(int warehouse, int district, NURandConstants constants, TpccRandom r) {
         if (r.uniform(1, 100) <= BY_LAST_NAME_PERCENT) {
@@ -32,7 +25,7 @@ public record CustomerChoice(int warehouse, int district, String lastName, int i
 
     /**
      * A query for the chosen customer's {@code columns}, to nest in a statement that reads more in the same
-     * snapshot; {@link #bind} sets its parameters. By name it is the one {@link #resolve} picks, at position
+     * snapshot; {@link #bind} sets its parameters. By name it is the one at position
      * ceil(n/2) by first name, written {@code 2 * position - n IN (0, 1)} because CockroachDB divides integers
      * into decimals.
      */
@@ -55,29 +48,6 @@ public record CustomerChoice(int warehouse, int district, String lastName, int i
             s.setInt(index + 2, id);
         }
         return index + 3;
-    }
-
-    /** The customer id: given, or looked up by name (one round trip). */
-    int resolve(Connection c) throws SQLException {
-        if (!byLastName()) {
-            return id;
-        }
-        List<Integer> ids = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement(BY_LAST_NAME)) {
-            s.setInt(1, warehouse);
-            s.setInt(2, district);
-            s.setString(3, lastName);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getInt(1));
-                }
-            }
-        }
-        if (ids.isEmpty()) {
-            throw new SQLException("no customer named " + lastName + " in district " + warehouse + "/" + district);
-        }
-        // Position n/2 rounded up, counting from 1.
-        return ids.get((ids.size() + 1) / 2 - 1);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
 import dev.gauntlet.tpcc.schema.Procedures;
-import java.math.BigDecimal;
 import java.sql.Array;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
@@ -12,18 +11,16 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
- * orders ending in an unused item id that rolls the whole transaction back. Three statements (round trips
- * cost the driver more CPU than anything else it does): the district's next order id with the order, its
- * new_order row and the customer and warehouse; all stock rows joined with their items in one UPDATE (in
- * key order, so concurrent orders do not deadlock); all order lines in one INSERT.
+ * orders ending in an unused item id that rolls the whole transaction back. One statement (round trips cost
+ * the driver and the server more CPU than anything else they do): the district's next order id, the order and
+ * its new_order row, the customer and warehouse, all stock rows joined with their items in one UPDATE (in key
+ * order, so concurrent orders do not deadlock) and all order lines, as data-modifying CTEs.
  *
  * <p>Any other item or stock row found missing is damaged data and stops the run with a
  * {@link DamagedDataException} naming it: passed off as a rollback it would count as committed work that never
@@ -41,32 +38,40 @@ public final class NewOrder implements TransactionMode.Procedural {
     record Line(int item, int supplyWarehouse, int quantity) {
     }
 
-    /** The district's next order id, the order and its new_order row, and the customer and warehouse: one trip. */
-    private static final String ORDER = "WITH d AS (UPDATE district SET d_next_o_id = d_next_o_id + 1 "
-            + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1 AS o_id), "
-            + "o AS (INSERT INTO \"order\" (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) "
-            + "SELECT o_id, ?, ?, ?, now(), NULL, ?, ? FROM d RETURNING o_id), "
-            + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id) "
-            + "SELECT n.no_o_id, d.d_tax, c_discount, c_last, c_credit, w_tax FROM n, d, customer "
-            + "JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+    /**
+     * The whole order in one statement, one round trip: the district's next order id, the order and its new_order
+     * row, the customer and warehouse read, every line's stock updated (joined with its item, in key order so
+     * concurrent orders do not deadlock) and every line inserted from what that update returned. It answers the
+     * order id, whether the customer was found, and the stock rows it found (supplying warehouse and item packed in
+     * a long): an unused item id matches no stock row, so fewer come back than lines were ordered.
+     */
+    private static final String[] ORDER = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
     private static final String EXISTING_ITEMS = "SELECT i_id FROM item WHERE i_id = ANY (?)";
-    private static final String[] UPDATE_STOCK = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
-    private static final String INSERT_LINES = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, "
-            + "ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
-            + "SELECT ?, ?, ?, v.n, v.i, v.sw, NULL, v.q, v.a, v.dist "
-            + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[], ?::decimal[], ?::text[]) AS v(n, i, sw, q, a, dist)";
-
     private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?)";
 
     static {
         for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
-            UPDATE_STOCK[d] = "UPDATE stock SET "
+            ORDER[d] = "WITH d AS (UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+                    + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1 AS o_id), "
+                    + "o AS (INSERT INTO \"order\" (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
+                    + "o_all_local) SELECT o_id, ?, ?, ?, now(), NULL, ?, ? FROM d RETURNING o_id), "
+                    + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id), "
+                    + "c AS (SELECT c_discount, c_last, c_credit, w_tax FROM customer JOIN warehouse ON w_id = c_w_id "
+                    + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?), "
+                    + "s AS (UPDATE stock SET "
                     + "s_quantity = CASE WHEN s_quantity >= v.q + 10 THEN s_quantity - v.q ELSE s_quantity - v.q + 91 END, "
                     + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + v.remote "
                     + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[]) AS v(i, w, q, remote) "
                     + "JOIN item ON i_id = v.i WHERE s_i_id = v.i AND s_w_id = v.w "
-                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d, i_price, i_name, i_data, s_data", d);
+                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d AS dist, i_price), ", d)
+                    + "l AS (INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
+                    + "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
+                    + "SELECT n.no_o_id, ?, ?, v.n, v.i, v.w, NULL, v.q, s.i_price * v.q, s.dist "
+                    + "FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS v(i, w, q, n) "
+                    + "JOIN s ON s.s_i_id = v.i AND s.s_w_id = v.w CROSS JOIN n RETURNING 1) "
+                    + "SELECT (SELECT no_o_id FROM n), (SELECT count(*) FROM c), "
+                    + "(SELECT array_agg(s_w_id::bigint << 32 | s_i_id) FROM s), (SELECT count(*) FROM l)";
         }
     }
 
@@ -110,11 +115,17 @@ public final class NewOrder implements TransactionMode.Procedural {
         return NAME;
     }
 
-    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    /** The transaction's statement, on a connection the caller commits or rolls back. */
     void execute(Connection c) throws SQLException {
-        int orderId;
-        boolean allLocal = Arrays.stream(lines).allMatch(l -> l.supplyWarehouse() == warehouse);
-        try (PreparedStatement s = c.prepareStatement(ORDER)) {
+        boolean allLocal = true;
+        for (Line l : lines) {
+            allLocal &= l.supplyWarehouse() == warehouse;
+        }
+        Array items = ints(c, Line::item);
+        Array supply = ints(c, Line::supplyWarehouse);
+        Array quantities = ints(c, Line::quantity);
+        Set<Long> found = new HashSet<>();
+        try (PreparedStatement s = c.prepareStatement(ORDER[district])) {
             int i = 0;
             s.setInt(++i, warehouse);
             s.setInt(++i, district);
@@ -128,33 +139,33 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setInt(++i, warehouse);
             s.setInt(++i, district);
             s.setInt(++i, customer);
+            s.setArray(++i, items);
+            s.setArray(++i, supply);
+            s.setArray(++i, quantities);
+            s.setArray(++i, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
+            s.setInt(++i, district);
+            s.setInt(++i, warehouse);
+            s.setArray(++i, items);
+            s.setArray(++i, supply);
+            s.setArray(++i, quantities);
             try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
+                rs.next();
+                rs.getInt(1);
+                if (rs.wasNull() || rs.getInt(2) == 0) {
                     throw new SQLException("district or customer " + warehouse + "/" + district + "/" + customer
                             + " not found");
                 }
                 // The taxes, discount and credit are read as clause 2.4.2.2 says; no terminal shows the total.
-                orderId = rs.getInt(1);
-            }
-        }
-        // Stock of every line in one key-ordered UPDATE joined with the items: an unused item id matches no
-        // row, so fewer rows come back than lines were ordered.
-        Map<Long, String> distInfo = new HashMap<>();
-        Map<Integer, BigDecimal> prices = new HashMap<>();
-        try (PreparedStatement s = c.prepareStatement(UPDATE_STOCK[district])) {
-            s.setArray(1, ints(c, Line::item));
-            s.setArray(2, ints(c, Line::supplyWarehouse));
-            s.setArray(3, ints(c, Line::quantity));
-            s.setArray(4, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    distInfo.put(key(rs.getInt(2), rs.getInt(1)), rs.getString(3));
-                    prices.put(rs.getInt(1), rs.getBigDecimal(4));
+                Array keys = rs.getArray(3);
+                if (keys != null) {
+                    for (Long key : (Long[]) keys.getArray()) {
+                        found.add(key);
+                    }
                 }
             }
         }
-        List<Line> missing = Arrays.stream(lines)
-                .filter(l -> !distInfo.containsKey(key(l.supplyWarehouse(), l.item()))).toList();
+        List<Line> missing = Arrays.stream(lines).filter(l -> !found.contains(key(l.supplyWarehouse(), l.item())))
+                .toList();
         if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
             // Clause 2.4.2.3: the unused item id rolls the whole order back; not an error.
             c.rollback();
@@ -162,27 +173,6 @@ public final class NewOrder implements TransactionMode.Procedural {
         }
         if (!missing.isEmpty() || rollback) {
             throw damaged(c, missing);
-        }
-        Integer[] numbers = new Integer[lines.length];
-        BigDecimal[] amounts = new BigDecimal[lines.length];
-        String[] dists = new String[lines.length];
-        for (int i = 0; i < lines.length; i++) {
-            Line l = lines[i];
-            numbers[i] = i + 1;
-            amounts[i] = prices.get(l.item()).multiply(BigDecimal.valueOf(l.quantity()));
-            dists[i] = distInfo.get(key(l.supplyWarehouse(), l.item()));
-        }
-        try (PreparedStatement s = c.prepareStatement(INSERT_LINES)) {
-            s.setInt(1, orderId);
-            s.setInt(2, district);
-            s.setInt(3, warehouse);
-            s.setArray(4, c.createArrayOf("int4", numbers));
-            s.setArray(5, ints(c, Line::item));
-            s.setArray(6, ints(c, Line::supplyWarehouse));
-            s.setArray(7, ints(c, Line::quantity));
-            s.setArray(8, c.createArrayOf("numeric", amounts));
-            s.setArray(9, c.createArrayOf("text", dists));
-            s.executeUpdate();
         }
     }
 

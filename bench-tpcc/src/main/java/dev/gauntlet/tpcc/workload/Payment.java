@@ -10,8 +10,8 @@ import java.sql.SQLException;
 
 /**
  * The Payment transaction (clause 2.5): 15% of customers pay at a remote warehouse, 60% are found by last
- * name. One statement updates warehouse, district and customer and writes the history row; a lookup by
- * name before it when needed.
+ * name. One statement finds the customer (by id, or by name as clause 2.5.2.2 says), updates warehouse, district
+ * and customer and writes the history row.
  */
 public final class Payment implements TransactionMode.Procedural {
 
@@ -20,19 +20,31 @@ public final class Payment implements TransactionMode.Procedural {
     /** Clause 2.5.1.2: the share of payments by a customer of a remote warehouse (when there is one). */
     public static final int REMOTE_PERCENT = 15;
 
-    /** Warehouse, district and customer updated and the history row written: one trip. */
-    private static final String PAY = "WITH w AS (UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ? "
-            + "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
-            + "d AS (UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ? "
-            + "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip), "
-            + "c AS (UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
-            + "c_payment_cnt = c_payment_cnt + 1, "
-            + "c_data = CASE WHEN c_credit = 'BC' THEN substr(? || c_data, 1, 500) ELSE c_data END "
-            + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? RETURNING c_first, c_middle, c_last, c_street_1, "
-            + "c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance), "
-            + "h AS (INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
-            + "SELECT ?, ?, ?, ?, ?, now(), ?, substr(w_name || '    ' || d_name, 1, 24) FROM w, d RETURNING h_c_id) "
-            + "SELECT c_credit, c_balance FROM c, h";
+    /**
+     * Warehouse, district and customer updated and the history row written, the customer looked up by name first
+     * when chosen so: one statement, one trip. The customer's id is the first CTE ({@code who}).
+     */
+    private static final String PAY_BY_ID = pay("SELECT ?::int AS c_id");
+    private static final String PAY_BY_NAME = pay(CustomerChoice.rowQuery(true, "c_id"));
+
+    private static String pay(String customer) {
+        return "WITH who AS (" + customer + "), "
+                + "w AS (UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ? "
+                + "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip), "
+                + "d AS (UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ? "
+                + "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip), "
+                + "c AS (UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+                + "c_payment_cnt = c_payment_cnt + 1, "
+                + "c_data = CASE WHEN c_credit = 'BC' THEN substr(who.c_id || ? || c_data, 1, 500) ELSE c_data END "
+                + "FROM who WHERE c_w_id = ? AND c_d_id = ? AND customer.c_id = who.c_id RETURNING customer.c_id, c_first, "
+                + "c_middle, "
+                + "c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, "
+                + "c_discount, c_balance), "
+                + "h AS (INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
+                + "SELECT c.c_id, ?, ?, ?, ?, now(), ?, substr(w_name || '    ' || d_name, 1, 24) FROM w, d, c "
+                + "RETURNING h_c_id) "
+                + "SELECT c_credit, c_balance FROM c, h";
+    }
 
     private final int warehouse;
     private final int district;
@@ -65,29 +77,33 @@ public final class Payment implements TransactionMode.Procedural {
         return NAME;
     }
 
-    /** The transaction's statements, on a connection the caller commits or rolls back. */
+    /** The transaction's statement, on a connection the caller commits or rolls back. */
     void execute(Connection c) throws SQLException {
-        int customerId = customer.resolve(c);
-        try (PreparedStatement s = c.prepareStatement(PAY)) {
-            int i = 0;
-            s.setBigDecimal(++i, amount);
-            s.setInt(++i, warehouse);
-            s.setBigDecimal(++i, amount);
-            s.setInt(++i, warehouse);
-            s.setInt(++i, district);
-            s.setBigDecimal(++i, amount);
-            s.setBigDecimal(++i, amount);
-            s.setString(++i, customerId + " " + customer.district() + " " + customer.warehouse() + " " + district
-                    + " " + warehouse + " " + amount + " | ");
-            s.setInt(++i, customer.warehouse());
-            s.setInt(++i, customer.district());
-            s.setInt(++i, customerId);
-            s.setInt(++i, customerId);
-            s.setInt(++i, customer.district());
-            s.setInt(++i, customer.warehouse());
-            s.setInt(++i, district);
-            s.setInt(++i, warehouse);
-            s.setBigDecimal(++i, amount);
+        try (PreparedStatement s = c.prepareStatement(customer.byLastName() ? PAY_BY_NAME : PAY_BY_ID)) {
+            int i;
+            if (customer.byLastName()) {
+                i = customer.bind(s, 1);
+            } else {
+                s.setInt(1, customer.id());
+                i = 2;
+            }
+            s.setBigDecimal(i++, amount);
+            s.setInt(i++, warehouse);
+            s.setBigDecimal(i++, amount);
+            s.setInt(i++, warehouse);
+            s.setInt(i++, district);
+            s.setBigDecimal(i++, amount);
+            s.setBigDecimal(i++, amount);
+            // The customer's id leads the history note; the database puts it in front of the rest.
+            s.setString(i++, " " + customer.district() + " " + customer.warehouse() + " " + district + " "
+                    + warehouse + " " + amount + " | ");
+            s.setInt(i++, customer.warehouse());
+            s.setInt(i++, customer.district());
+            s.setInt(i++, customer.district());
+            s.setInt(i++, customer.warehouse());
+            s.setInt(i++, district);
+            s.setInt(i++, warehouse);
+            s.setBigDecimal(i, amount);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("customer " + customer + " or district " + warehouse + "/" + district
