@@ -3,6 +3,7 @@ package dev.gauntlet.tpcc;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExperimentOptions;
+import dev.gauntlet.core.cli.NameList;
 import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
@@ -162,19 +163,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private List<TransactionMode> modes() {
-        List<TransactionMode> modes = new ArrayList<>();
-        for (String name : modeArgs) {
-            try {
-                TransactionMode m = TransactionMode.parse(name);
-                if (modes.contains(m)) {
-                    throw new BadInputException("--mode lists " + m.label() + " twice");
-                }
-                modes.add(m);
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException("--" + e.getMessage(), e);
-            }
-        }
-        return modes;
+        return NameList.parse("--mode", modeArgs, TransactionMode::parse);
     }
 
     private TransactionMode mode(Cell cell) {

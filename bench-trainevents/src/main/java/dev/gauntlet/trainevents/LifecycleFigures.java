@@ -6,7 +6,6 @@ import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
-import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
@@ -125,16 +124,5 @@ final class LifecycleFigures {
                 }
             }
         }
-    }
-
-    /** The operation's mean, p95 or p99 in ms; null when it did not run. */
-    static Double latency(RunResult r, String operation, String stat) {
-        var summary = r.operation(operation).map(OperationResult::latencyMs)
-                .or(() -> Optional.ofNullable(r.observations().get(operation)).map(Timing::latencyMs));
-        return summary.map(s -> switch (stat) {
-            case "mean" -> s.mean();
-            case "p95" -> s.p95();
-            default -> s.p99();
-        }).orElse(null);
     }
 }

@@ -3,6 +3,7 @@ package dev.gauntlet.trainevents;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExperimentOptions;
+import dev.gauntlet.core.cli.NameList;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.cli.SqlBenchmark;
@@ -73,12 +74,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "PENDING events each run's tables start with (default: ${DEFAULT-VALUE}).")
     long seedEvents;
 
-    /** What the runs share, and the current run's ledger and wait-event sampler. */
+    /** What the runs share, and the current run's variant and ledger. */
     static final class Setup {
         final Database db;
         EventLedger ledger;
         Variant variant;
-        WaitEvents waits;
 
         Setup(Database db) {
             this.db = db;
@@ -113,19 +113,7 @@ public final class RunCommand implements Callable<Integer> {
         if (seedEvents < 0) {
             throw new BadInputException("--seed-events must not be negative (got " + seedEvents + ")");
         }
-        List<Variant> chosen = new ArrayList<>();
-        for (String name : variants) {
-            try {
-                Variant v = Variant.parse(name);
-                if (chosen.contains(v)) {
-                    throw new BadInputException("--variant lists " + v + " twice");
-                }
-                chosen.add(v);
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage(), e);
-            }
-        }
-        return chosen;
+        return NameList.parse("--variant", variants, Variant::parse);
     }
 
     private static Variant variantOf(Cell cell, List<Variant> chosen) {
@@ -153,8 +141,7 @@ public final class RunCommand implements Callable<Integer> {
         probes.add(new PostgresGauges(s.db.settings(), List.of("train_event%", "train_events%")));
         probes.add(new WalBytes(s.db.settings()));
         if (!s.db.isCockroach()) {
-            s.waits = WaitEvents.start(s.db.settings());
-            probes.add(s.waits);
+            probes.add(WaitEvents.start(s.db.settings()));
         }
         return probes;
     }

@@ -11,7 +11,6 @@ import dev.gauntlet.core.result.Redaction;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -67,19 +66,7 @@ public final class ConnectionOptions {
 
     /** Every mode {@code --pool} gave, in order; an unknown or repeated one is bad input. */
     public List<PoolMode> pools() {
-        List<PoolMode> modes = new ArrayList<>();
-        for (String name : pool) {
-            try {
-                PoolMode m = PoolMode.parse(name.strip());
-                if (modes.contains(m)) {
-                    throw new BadInputException("--pool lists " + name.strip() + " twice");
-                }
-                modes.add(m);
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage(), e);
-            }
-        }
-        return modes;
+        return NameList.parse("--pool", pool, PoolMode::parse);
     }
 
     public int poolSize() {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
@@ -44,32 +45,31 @@ public final class RoundTrips implements PhaseProbe {
 
         @Override
         public Socket createSocket(String host, int port) throws IOException {
-            Socket s = new CountingSocket();
-            s.connect(new java.net.InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-            Socket s = new CountingSocket();
-            s.bind(new java.net.InetSocketAddress(localHost, localPort));
-            s.connect(new java.net.InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
         }
 
         @Override
         public Socket createSocket(InetAddress host, int port) throws IOException {
-            Socket s = new CountingSocket();
-            s.connect(new java.net.InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
                 throws IOException {
+            return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
+        }
+
+        private static Socket connected(InetSocketAddress remote, InetSocketAddress local) throws IOException {
             Socket s = new CountingSocket();
-            s.bind(new java.net.InetSocketAddress(localAddress, localPort));
-            s.connect(new java.net.InetSocketAddress(address, port));
+            if (local != null) {
+                s.bind(local);
+            }
+            s.connect(remote);
             return s;
         }
     }
