@@ -257,7 +257,8 @@ public final class ResultMerge {
         byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
         return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
                 observations(parts.stream().map(Interval::observations).toList()),
-                gauges(parts.stream().map(Interval::gauges).toList(), Long::sum));
+                gauges(parts.stream().map(Interval::gauges).toList(), Long::sum),
+                gauges(parts.stream().map(Interval::failures).toList(), Long::sum));
     }
 
     private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {
@@ -272,7 +273,7 @@ public final class ResultMerge {
             Histogram h = Histograms.sum(parts.stream().map(IntervalOperation::histogram).toList());
             LatencySummary l = LatencySummary.of(h);
             return new IntervalOperation(count, rate, l.p50(), l.p95(), l.p99(), l.max(), errors, retries,
-                    HistogramCodec.encode(h), counters);
+                    HistogramCodec.encode(h), counters, l.p90());
         }
         return new IntervalOperation(count, rate, worst(parts, IntervalOperation::p50),
                 worst(parts, IntervalOperation::p95), worst(parts, IntervalOperation::p99),

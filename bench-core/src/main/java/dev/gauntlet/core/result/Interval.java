@@ -7,18 +7,34 @@ import java.util.Map;
 
 /**
  * One reporting interval ending {@code t} seconds after the run started, in the named phase: each operation's
- * figures, each latency observation's distribution (e.g. end-to-end), and each gauge's value at the interval's end.
+ * figures, each latency observation's distribution (e.g. end-to-end), each gauge's value at the interval's end, and
+ * the failures of the interval by class ({@code connection}, {@code ambiguous-commit}, {@code timeout}... as in the
+ * result's errors, plus {@code retried} attempts and failed {@code reconnect} attempts), so a run through faults can
+ * be read second by second. Intervals close at every phase boundary, so a phase's failures are the sum of its
+ * intervals'.
  */
 public record Interval(double t, double seconds, String phase, Map<String, IntervalOperation> operations,
                        long errors, long retries,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Timing> observations,
-                       @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> gauges) {
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> gauges,
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> failures) {
 
     public Interval {
         // Keep the workload's order of operations (results and progress lines list them that way).
         operations = ordered(operations);
         observations = ordered(observations);
         gauges = ordered(gauges);
+        failures = ordered(failures);
+    }
+
+    public Interval(double t, double seconds, String phase, Map<String, IntervalOperation> operations, long errors,
+                    long retries, Map<String, Timing> observations, Map<String, Long> gauges) {
+        this(t, seconds, phase, operations, errors, retries, observations, gauges, Map.of());
+    }
+
+    /** Failures of the given class in this interval. */
+    public long failures(String failureClass) {
+        return failures.getOrDefault(failureClass, 0L);
     }
 
     /** An interval of operations only. */

@@ -70,6 +70,8 @@ public final class Runner<S> {
     /** Replaced when the warm-up ends, so results count only the measured phase. */
     private volatile ErrorTally errors = new ErrorTally();
     private volatile ErrorTally retried = new ErrorTally();
+    /** Every failure of the whole run by class (retried attempts and failed reconnects included), never reset. */
+    private final Map<String, java.util.concurrent.atomic.LongAdder> failuresByClass = new ConcurrentHashMap<>();
     private final DelayQueue<Client> queue = new DelayQueue<>();
     private final List<Client> clients = new ArrayList<>();
     private final AtomicReference<String> stopReason = new AtomicReference<>();
@@ -662,6 +664,7 @@ public final class Runner<S> {
                 return false;
             }
             errors.count(ErrorCount.RECONNECT, f.code(), f.message());
+            countFailure(ErrorCount.RECONNECT);
             park(c, now + Backoff.RECONNECT.pauseNanos(++c.reconnects));
             return false;
         }
@@ -750,6 +753,7 @@ public final class Runner<S> {
                 if (c.attempt + 1 < plan.maxAttempts()) {
                     s.countRetry();
                     retried.count(ErrorCount.RETRIED, f.code(), f.message());
+                    countFailure(ErrorCount.RETRIED);
                     c.attempt++;
                     releaseIfPooled(session, false);
                     c.wakeAt = now + Backoff.RETRY.pauseNanos(c.attempt);
@@ -810,6 +814,11 @@ public final class Runner<S> {
     private void countError(OperationStats s, Failure f) {
         s.countError();
         errors.count(f.kind().label(), f.code(), f.message());
+        countFailure(f.kind().label());
+    }
+
+    private void countFailure(String failureClass) {
+        failuresByClass.computeIfAbsent(failureClass, k -> new java.util.concurrent.atomic.LongAdder()).increment();
     }
 
     private void fail(String message) {
@@ -912,6 +921,8 @@ public final class Runner<S> {
         final List<Phase> phases = new ArrayList<>();
         final Map<String, Totals> totals = new LinkedHashMap<>();
         final Map<String, Long> phaseCounts = new LinkedHashMap<>();
+        /** Each failure class's run total at the last interval's end. */
+        final Map<String, Long> failuresSeen = new java.util.HashMap<>();
         /** Measured-phase distribution of each observation, and last/min/max of each gauge at interval ends. */
         final Map<String, Histogram> observationTotals = new java.util.TreeMap<>();
         final Map<String, GaugeSummary> gaugeTotals = new java.util.TreeMap<>();
@@ -952,10 +963,7 @@ public final class Runner<S> {
             long retries;
 
             IntervalOperation over(double seconds) {
-                LatencySummary l = LatencySummary.of(latency);
-                long count = latency.getTotalCount();
-                return new IntervalOperation(count, seconds > 0 ? count / seconds : 0, l.p50(), l.p95(), l.p99(),
-                        l.max(), errors, retries, HistogramCodec.encode(latency), counters);
+                return IntervalOperation.of(latency, seconds, errors, retries, counters);
             }
         }
 
@@ -1177,9 +1185,7 @@ public final class Runner<S> {
                 f.errors += dErrors;
                 f.retries += dRetries;
                 intervalCounters.forEach((k, v) -> f.counters.merge(k, v, Long::sum));
-                LatencySummary l = LatencySummary.of(snap.latency());
-                ops.put(s.name(), new IntervalOperation(count, secs > 0 ? count / secs : 0, l.p50(), l.p95(), l.p99(),
-                        l.max(), dErrors, dRetries, HistogramCodec.encode(snap.latency()), intervalCounters));
+                ops.put(s.name(), IntervalOperation.of(snap.latency(), secs, dErrors, dRetries, intervalCounters));
             }
             Map<String, Timing> observed = new java.util.TreeMap<>();
             for (Map.Entry<String, LatencyRecorder> o : new java.util.TreeMap<>(observations).entrySet()) {
@@ -1204,8 +1210,17 @@ public final class Runner<S> {
             if (intervalLog != null) {
                 intervalLog.flush();
             }
+            Map<String, Long> failed = new java.util.TreeMap<>();
+            failuresByClass.forEach((name, count) -> {
+                long total = count.sum();
+                long delta = total - failuresSeen.getOrDefault(name, 0L);
+                failuresSeen.put(name, total);
+                if (delta > 0) {
+                    failed.put(name, delta);
+                }
+            });
             Interval interval = new Interval(seconds(now), secs, phase, ops, intervalErrors, intervalRetries, observed,
-                    gaugeValues);
+                    gaugeValues, failed);
             intervals.add(interval);
             lastTick = now;
             double phaseSeconds = (now - phaseStart) / 1e9;
