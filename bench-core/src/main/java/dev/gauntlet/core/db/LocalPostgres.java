@@ -315,6 +315,30 @@ public final class LocalPostgres implements AutoCloseable {
         state = State.STOPPED;
     }
 
+    /**
+     * Stops a server this instance started the way a power loss would look to its clients: an immediate shutdown
+     * (no checkpoint; the next start replays the WAL). Does nothing when it is not running.
+     */
+    public synchronized void stopImmediately() {
+        if (state != State.RUNNING) {
+            return;
+        }
+        if (ownServerRunning()) {
+            long logMark = logSize();
+            ToolOutcome outcome = run(stopCommand("immediate"));
+            if (!outcome.succeeded() && serverRunning()) {
+                throw failure("could not stop PostgreSQL in " + dataDirectory, outcome, logMark);
+            }
+        }
+        state = State.STOPPED;
+    }
+
+    /** The server's processes (postmaster and children), e.g. to freeze them; empty when it is not running. */
+    public synchronized List<Long> serverProcesses() {
+        requireStarted();
+        return PostmasterPid.processesIn(dataDirectory);
+    }
+
     /** Same as {@link #stop()}. */
     @Override
     public void close() {
