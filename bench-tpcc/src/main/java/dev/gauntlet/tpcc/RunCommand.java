@@ -23,6 +23,8 @@ import dev.gauntlet.tpcc.figures.ServerNewOrders;
 import dev.gauntlet.tpcc.figures.TpccFigures;
 import dev.gauntlet.tpcc.schema.LoadRecord;
 import dev.gauntlet.tpcc.schema.Schema;
+import dev.gauntlet.tpcc.checks.NothingLost;
+import dev.gauntlet.tpcc.workload.CommittedOrders;
 import dev.gauntlet.tpcc.workload.Dialect;
 import dev.gauntlet.tpcc.workload.Isolation;
 import dev.gauntlet.tpcc.workload.NURandConstants;
@@ -119,7 +121,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Everything fixed before the first run, shared by every variant. */
     private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation,
-                         NURandConstants constants) {
+                         NURandConstants constants, CommittedOrders orders) {
     }
 
     @Override
@@ -132,10 +134,11 @@ public final class RunCommand implements Callable<Integer> {
                         + "(use --reload for identical data).")
                 .plan(this::terminals)
                 .isolation(s -> s.isolation().jdbcLevel())
-                .workload((s, cell) -> new TpccWorkload(s.active(), s.constants(), waits, mode(cell)))
+                .workload((s, cell) -> new TpccWorkload(s.active(), s.constants(), waits, mode(cell), s.orders()))
                 .parameters((s, cell) -> parameters(s, mode(cell)))
                 .probes(s -> List.of(new ServerNewOrders(s.db().settings())))
                 .beforeEachRun((s, cell) -> {
+                    s.orders().clear();
                     if (reload) {
                         InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
                                 options.seed());
@@ -217,7 +220,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Isolation iso = isolation != null ? isolation : dialect.defaultIsolation();
         NURandConstants constants = NURandConstants.forRun(new TpccRandom(plan.seed()), load.lastNameConstant());
-        return new Setup(db, dialect, w, active, iso, constants);
+        return new Setup(db, dialect, w, active, iso, constants, new CommittedOrders());
     }
 
     /** With --wait: 10 terminals per active warehouse, keying and thinking, so they need few threads. */
@@ -266,8 +269,17 @@ public final class RunCommand implements Callable<Integer> {
             System.out.println("Running the consistency checks" + (expensiveChecks ? " (with the expensive ones)" : "")
                     + "... (--no-check skips them)");
             checks.addAll(consistency(s.db()));
+            checks.add(nothingLost(s));
         }
         return r.withMetricsAndChecks(TpccFigures.metrics(r, s.active(), waits), checks);
+    }
+
+    private static Check nothingLost(Setup s) {
+        try (Connection c = s.db().settings().connectForAdmin()) {
+            return NothingLost.run(c, s.orders());
+        } catch (SQLException e) {
+            return Check.fail(NothingLost.NAME, "could not run: " + SqlStates.message(e));
+        }
     }
 
     private List<Check> consistency(Database db) {

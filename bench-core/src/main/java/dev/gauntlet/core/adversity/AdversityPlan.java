@@ -99,18 +99,19 @@ public record AdversityPlan(String name, String description, Standby standby, Re
     }
 
     /**
-     * {@code repeat} starts in [at, phase end - length], at least a length (or footprint) plus one second apart: the
+     * {@code repeat} starts in [at, until (or the phase's end) - length], at least a length (or footprint) plus one second apart: the
      * free time is cut at sorted uniform points, so every arrangement is equally likely and none overlap.
      */
     private static List<Duration> randomStarts(PlanPhase phase, DisruptionSpec d, Random random) {
         Duration each = d.length() != null ? d.length()
                 : d.kind().footprint() != null ? d.kind().footprint() : Duration.ZERO;
         long eachMillis = each.toMillis() + 1000;
-        long room = phase.length().minus(d.at()).toMillis() - eachMillis * d.repeat() + 1000;
+        Duration until = d.until() != null && d.until().compareTo(phase.length()) < 0 ? d.until() : phase.length();
+        long room = until.minus(d.at()).toMillis() - eachMillis * d.repeat() + 1000;
         if (room < 0) {
             throw new IllegalArgumentException("phase " + phase.name() + ": " + d.repeat() + " x " + d.label()
                     + " of " + Durations.format(each) + " do not fit between " + Durations.format(d.at())
-                    + " and the phase's end at " + Durations.format(phase.length()));
+                    + " and " + Durations.format(until));
         }
         long[] cuts = new long[d.repeat()];
         for (int i = 0; i < cuts.length; i++) {

@@ -8,13 +8,13 @@ import java.util.Map;
 /**
  * One disruption as a plan states it, within its phase: what ({@code kind} and its options), when ({@code at} after
  * the phase starts), for how long ({@code length}, null for an event), and how often: {@code repeat} times, either
- * {@code every} apart or, with {@code random}, at random times in the rest of the phase (drawn from the run's seed,
- * never overlapping one another).
+ * {@code every} apart or, with {@code random}, at random times between {@code at} and {@code until} (null: the
+ * phase's end), drawn from the run's seed and never overlapping one another.
  *
  * @param label how results name it: the plan's {@code name}, else the kind's label
  */
 public record DisruptionSpec(DisruptionKind kind, String label, Duration at, Duration length, int repeat,
-                             Duration every, boolean random, Map<String, String> options) {
+                             Duration every, boolean random, Duration until, Map<String, String> options) {
 
     public DisruptionSpec {
         options = Map.copyOf(options);

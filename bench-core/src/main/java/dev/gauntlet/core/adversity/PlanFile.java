@@ -41,7 +41,7 @@ import java.util.Set;
  *       - kind: disk-stall      # see DisruptionKind for every kind and its options
  *         length: 5s
  *         repeat: 3
- *         random: true          # at random times in the phase (seeded); else at: 10s, every: 30s
+ *         random: true          # at random times in the phase (seeded; until: TIME bounds them); else every: 30s
  * </pre>
  */
 public final class PlanFile {
@@ -50,7 +50,7 @@ public final class PlanFile {
     private static final Set<String> RECOVERY = Set.of("baseline", "operation", "window", "hold", "tolerance",
             "latency-factor");
     private static final Set<String> PHASE = Set.of("name", "length", "measured", "disruptions");
-    private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random");
+    private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random", "until");
 
     private final String file;
 
@@ -190,6 +190,13 @@ public final class PlanFile {
         if (random && every != null) {
             throw fail(where + ": give every or random, not both");
         }
+        Duration until = duration(node, "until", where, null);
+        if (until != null && !random) {
+            throw fail(where + ": until bounds random starts; add random: true");
+        }
+        if (until != null && until.compareTo(at) <= 0) {
+            throw fail(where + ": until must come after at");
+        }
         Map<String, String> options = new LinkedHashMap<>();
         for (Map.Entry<String, String> o : kind.options().entrySet()) {
             JsonNode v = node.get(o.getKey());
@@ -204,7 +211,7 @@ public final class PlanFile {
             throw fail(where + ": name '" + name + "' must be a word (letters, digits, . - or _)");
         }
         DisruptionSpec spec = new DisruptionSpec(kind, name, at, length, repeat, every == null ? Duration.ZERO : every,
-                random, options);
+                random, until, options);
         checkOptions(spec, where);
         return spec;
     }

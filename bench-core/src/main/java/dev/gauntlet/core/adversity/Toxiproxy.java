@@ -108,10 +108,15 @@ public final class Toxiproxy implements AutoCloseable {
     }
 
     /** A proxy to {@code upstreamPort} on localhost; returns the port it listens on. */
-    public synchronized int proxy(String name, int upstreamPort) throws IOException {
+    public int proxy(String name, int upstreamPort) throws IOException {
+        return proxy(name, "127.0.0.1", upstreamPort);
+    }
+
+    /** A proxy to {@code host:port}; returns the localhost port it listens on. */
+    public synchronized int proxy(String name, String host, int upstreamPort) throws IOException {
         int port = freePort();
         call("POST", "/proxies", Map.of("name", name, "listen", "127.0.0.1:" + port,
-                "upstream", "127.0.0.1:" + upstreamPort, "enabled", true));
+                "upstream", host + ":" + upstreamPort, "enabled", true));
         listening.put(name, port);
         return port;
     }

@@ -90,14 +90,12 @@ public final class ConnectionOptions {
         if (poolSize < 1) {
             throw new BadInputException("--pool-size must be at least 1 (got " + poolSize + ")");
         }
-        String pass = password != null ? password : System.getenv("PGPASSWORD");
-        String who = user != null ? user : System.getenv().getOrDefault("PGUSER", "postgres");
         if (url != null) {
             if (!url.startsWith("jdbc:")) {
                 throw new BadInputException("--url '" + Redaction.url(url)
                         + "' is not a JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE");
             }
-            Database db = probe(new ConnectionSettings(url, who, pass), null);
+            Database db = probe(settings(url), null);
             out.println("Database: " + db.version());
             out.println("  url:    " + Redaction.url(url));
             return db;
@@ -121,6 +119,13 @@ public final class ConnectionOptions {
             }
             throw new RunFailedException("could not start the embedded PostgreSQL: " + e.getMessage(), e);
         }
+    }
+
+    /** {@code url} with the user and password given ({@code --user}, {@code --password}) or from the environment. */
+    ConnectionSettings settings(String url) {
+        String pass = password != null ? password : System.getenv("PGPASSWORD");
+        String who = user != null ? user : System.getenv().getOrDefault("PGUSER", "postgres");
+        return new ConnectionSettings(url, who, pass);
     }
 
     /** Work on an admin connection (auto-commit, no statement timeout). */

@@ -55,6 +55,14 @@ public final class RunOptions {
             description = "Attempts per transaction on serialization failure or deadlock (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
+    @Option(names = "--plan", paramLabel = "FILE",
+            description = {"Run through faults: the phases and disruptions of a plan file (YAML), e.g. "
+                    + "plans/pua-smoke.yaml. Its phases replace --duration and --warmup; intervals are 1 s unless "
+                    + "--report-every is given. Without --url an embedded primary and standby (as the plan says) are "
+                    + "started; with --url only SQL-level disruptions run.",
+                    "The result adds each disruption's recovery time, unavailable seconds and dashboard.html."})
+    Path plan;
+
     private long chosenSeed;
 
     public int clients() {
@@ -63,6 +71,11 @@ public final class RunOptions {
 
     public Path out() {
         return out;
+    }
+
+    /** The plan file of a run through faults, or null. */
+    public Path planFile() {
+        return plan;
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */

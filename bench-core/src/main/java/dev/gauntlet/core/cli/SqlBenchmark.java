@@ -100,6 +100,7 @@ public final class SqlBenchmark<P> {
     private ServerCpu serverCpu;
     private Function<PrintStream, RunListener> progress = ProgressPrinter::new;
     private BiFunction<P, List<RunGroup>, String> experimentSummary = (p, cells) -> "";
+    private AdversityRun adversity;
 
     private SqlBenchmark(CommandSpec command, String workloadName, ConnectionOptions connection, RunOptions options,
                          Preparation<P> preparation) {
@@ -242,12 +243,25 @@ public final class SqlBenchmark<P> {
                     });
         }
         RunPlan base = options.plan();
+        if (options.planFile() != null) {
+            if (experiment != null || search != null) {
+                throw new BadInputException("--plan runs once: it cannot be combined with an experiment "
+                        + "(--experiment, several --pool modes or the workload's dimension options)"
+                        + (search != null ? " or a search" : ""));
+            }
+            adversity = AdversityRun.prepare(options.planFile(), connection, options.seed());
+        }
         Path outDir = OutputDirectory.check(options.out() != null ? options.out()
                 : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));
-        try (Database db = connection.open(database, out)) {
+        try (AdversityRun faults = adversity;
+             Database db = faults == null ? connection.open(database, out) : faults.open(connection, database, out)) {
             serverCpu = ServerCpu.locate(db.settings()).orElse(null);
             P prepared = preparation.prepare(db, base);
             RunPlan runPlan = plan.apply(prepared, base);
+            if (faults != null) {
+                runPlan = faults.apply(runPlan, command.commandLine() != null && command.commandLine().getParseResult()
+                        != null && command.commandLine().getParseResult().hasMatchedOption("--report-every"));
+            }
             if (search != null) {
                 return runSearch(db, prepared, runPlan, outDir);
             }
@@ -274,6 +288,9 @@ public final class SqlBenchmark<P> {
             p.put("poolSize", connection.poolSize());
         }
         p.putAll(parameters.make(prepared, cell));
+        if (adversity != null) {
+            p.putAll(adversity.parameters());
+        }
         if (cell != SINGLE) {
             p.putAll(cell.runParameters(inEffect));
             if (cell.level(POOL).isPresent()) {
@@ -285,7 +302,10 @@ public final class SqlBenchmark<P> {
             return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
-                    .probes(probes.apply(prepared)).probes(serverProbes()).finish(r -> finish.apply(prepared, r)).progress(progress));
+                    .probes(probes.apply(prepared)).probes(serverProbes())
+                    .probes(adversity == null ? List.of() : adversity.probes(db))
+                    .finish(r -> adversity == null ? finish.apply(prepared, r) : adversity.judge(finish.apply(prepared, r)))
+                    .progress(adversity == null ? progress : dev.gauntlet.core.run.TimelineProgress::new));
         }
     }
 

@@ -9,16 +9,16 @@ import java.sql.Statement;
 
 /**
  * A database a run talks to: its connection settings, what it is (product and version), and, when Gauntlet
- * started it, the embedded server that {@link #close()} stops.
+ * started it, the embedded server(s) that {@link #close()} stops.
  */
 public final class Database implements AutoCloseable {
 
     private final ConnectionSettings settings;
     private final String product;
     private final String version;
-    private final LocalPostgres embedded;
+    private final AutoCloseable embedded;
 
-    private Database(ConnectionSettings settings, String product, String version, LocalPostgres embedded) {
+    private Database(ConnectionSettings settings, String product, String version, AutoCloseable embedded) {
         this.settings = settings;
         this.product = product;
         this.version = version;
@@ -29,7 +29,7 @@ public final class Database implements AutoCloseable {
      * Connects once to learn what the server is, so a wrong URL, password or database name is reported
      * before anything else happens.
      */
-    public static Database probe(ConnectionSettings settings, LocalPostgres embedded) {
+    public static Database probe(ConnectionSettings settings, AutoCloseable embedded) {
         try (Connection c = settings.connect()) {
             DatabaseMetaData meta = c.getMetaData();
             String product = meta.getDatabaseProductName();
@@ -85,14 +85,17 @@ public final class Database implements AutoCloseable {
         return embedded != null;
     }
 
-    public LocalPostgres embedded() {
-        return embedded;
-    }
 
     @Override
     public void close() {
         if (embedded != null) {
-            embedded.close();
+            try {
+                embedded.close();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("could not stop " + embedded + ": " + e.getMessage(), e);
+            }
         }
     }
 }

@@ -157,4 +157,11 @@ public record RunResult(
                 measuredSeconds, clients, environment, parameters, operations, newMetrics.values(), newMetrics.info(),
                 intervals, phases, errors, newChecks, mergedRunIds, observations, gauges, roles, disruptions);
     }
+
+    /** A copy whose disruption records are replaced (e.g. with their recovery verdicts). */
+    public RunResult withDisruptions(List<DisruptionRecord> newDisruptions) {
+        return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
+                measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals, phases,
+                errors, checks, mergedRunIds, observations, gauges, roles, newDisruptions);
+    }
 }

@@ -80,13 +80,22 @@ public final class NewOrder implements TransactionMode.Procedural {
     private final int customer;
     private final Line[] lines;
     private final boolean rollback;
+    /** Where the keys of committed orders go; null when nobody keeps them. */
+    private final CommittedOrders orders;
+    /** The order id the last attempt placed, or 0 when it placed none (rolled back, failed). */
+    private int placed;
 
     NewOrder(int warehouse, int district, int customer, Line[] lines, boolean rollback) {
+        this(warehouse, district, customer, lines, rollback, null);
+    }
+
+    NewOrder(int warehouse, int district, int customer, Line[] lines, boolean rollback, CommittedOrders orders) {
         this.warehouse = warehouse;
         this.district = district;
         this.customer = customer;
         this.lines = lines;
         this.rollback = rollback;
+        this.orders = orders;
     }
 
     /** Input per clause 2.4.1, lines sorted by (supply warehouse, item) so stock rows are locked in key order. */
@@ -107,7 +116,8 @@ public final class NewOrder implements TransactionMode.Procedural {
         Arrays.sort(lines, Comparator.comparingInt(Line::supplyWarehouse).thenComparingInt(Line::item));
         // Clause 2.4.1.2: the district is drawn anew each time; only Stock-Level uses the terminal's own.
         int district = r.uniform(1, Scale.DISTRICTS_PER_WAREHOUSE);
-        return new NewOrder(home.warehouse(), district, r.customerId(home.constants()), lines, rollback);
+        return new NewOrder(home.warehouse(), district, r.customerId(home.constants()), lines, rollback,
+                home.orders());
     }
 
     @Override
@@ -117,6 +127,8 @@ public final class NewOrder implements TransactionMode.Procedural {
 
     /** The transaction's statement, on a connection the caller commits or rolls back. */
     void execute(Connection c) throws SQLException {
+        placed = 0;
+        int orderId;
         boolean allLocal = true;
         for (Line l : lines) {
             allLocal &= l.supplyWarehouse() == warehouse;
@@ -150,7 +162,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setArray(++i, quantities);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
-                rs.getInt(1);
+                orderId = rs.getInt(1);
                 if (rs.wasNull() || rs.getInt(2) == 0) {
                     throw new SQLException("district or customer " + warehouse + "/" + district + "/" + customer
                             + " not found");
@@ -174,6 +186,7 @@ public final class NewOrder implements TransactionMode.Procedural {
         if (!missing.isEmpty() || rollback) {
             throw damaged(c, missing);
         }
+        placed = orderId;
     }
 
     /**
@@ -183,6 +196,8 @@ public final class NewOrder implements TransactionMode.Procedural {
      */
     @Override
     public void call(Connection c) throws SQLException {
+        placed = 0;
+        int orderId;
         try (PreparedStatement s = c.prepareStatement(CALL)) {
             s.setInt(1, warehouse);
             s.setInt(2, district);
@@ -192,6 +207,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setArray(6, ints(c, Line::quantity));
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
+                orderId = rs.getInt(1);
             }
         } catch (SQLException e) {
             if (!Procedures.MISSING_STOCK.equals(e.getSQLState())) {
@@ -208,6 +224,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             c.rollback();
             throw damaged(c, List.of());
         }
+        placed = orderId;
     }
 
     /** The lines {@code tpcc_new_order} found no stock for, from its {@code missing stock: item@warehouse,...}. */
@@ -287,5 +304,16 @@ public final class NewOrder implements TransactionMode.Procedural {
     public void execute(Connection c, Attempt attempt) throws SQLException {
         execute(c);
         committed(attempt::count); // held by the attempt until it commits
+        recorded(attempt);
+    }
+
+    /** The placed order's key goes to the ledger once its commit is heard; an ambiguous one is only counted. */
+    @Override
+    public void recorded(Attempt attempt) {
+        int orderId = placed;
+        if (orders != null && orderId > 0) {
+            attempt.afterCommit(() -> orders.committed(warehouse, district, orderId));
+            attempt.ifCommitUnknown(orders::uncertain);
+        }
     }
 }

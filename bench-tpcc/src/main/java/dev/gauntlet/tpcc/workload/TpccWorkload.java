@@ -18,16 +18,20 @@ public final class TpccWorkload implements Workload<Connection> {
     private final NURandConstants constants;
     private final boolean waits;
     private final TransactionMode mode;
+    private final CommittedOrders orders;
 
     public TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits) {
-        this(activeWarehouses, constants, waits, TransactionMode.STATEMENTS);
+        this(activeWarehouses, constants, waits, TransactionMode.STATEMENTS, new CommittedOrders());
     }
 
-    public TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits, TransactionMode mode) {
+    /** @param orders where the keys of the New-Orders heard to commit go, to be looked for after the run */
+    public TpccWorkload(int activeWarehouses, NURandConstants constants, boolean waits, TransactionMode mode,
+                        CommittedOrders orders) {
         this.activeWarehouses = activeWarehouses;
         this.constants = constants;
         this.waits = waits;
         this.mode = mode;
+        this.orders = orders;
     }
 
     @Override
@@ -39,6 +43,6 @@ public final class TpccWorkload implements Workload<Connection> {
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
         int w = index % activeWarehouses + 1;
         int d = (index / activeWarehouses) % Scale.DISTRICTS_PER_WAREHOUSE + 1;
-        return new Terminal(new Home(w, d, activeWarehouses, constants), new TpccRandom(random), waits, mode);
+        return new Terminal(new Home(w, d, activeWarehouses, constants, orders), new TpccRandom(random), waits, mode);
     }
 }

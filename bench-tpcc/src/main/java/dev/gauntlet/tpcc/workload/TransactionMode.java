@@ -43,6 +43,10 @@ public enum TransactionMode {
 
         /** What this transaction did, counted once it commits. */
         void committed(dev.gauntlet.core.metrics.Counters counters);
+
+        /** Work once the attempt's commit is known or in doubt (e.g. keeping a New-Order's key); none by default. */
+        default void recorded(Attempt attempt) {
+        }
     }
 
     /** The procedures mode's operation: named like the transaction, so results and audits read the same. */
@@ -57,6 +61,7 @@ public enum TransactionMode {
         public void execute(Connection c, Attempt attempt) throws SQLException {
             transaction.call(c);
             transaction.committed(attempt::count);
+            transaction.recorded(attempt);
         }
     }
 }

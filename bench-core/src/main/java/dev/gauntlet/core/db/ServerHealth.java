@@ -1,0 +1,93 @@
+package dev.gauntlet.core.db;
+
+import dev.gauntlet.core.run.GaugeProbe;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The primary's own view of a run through faults, sampled every interval through the run's URL (so it follows a
+ * failover): {@code replicationLagBytes} (WAL the slowest standby has not replayed; absent without a standby),
+ * {@code walBytesPerSecond} since the previous sample, and {@code checkpoints} completed since the run started
+ * (timed and requested). A sample that fails (the server is down) leaves a gap.
+ */
+public final class ServerHealth implements GaugeProbe {
+
+    private final ConnectionSettings settings;
+    private Connection connection;
+    private Long checkpointsAtStart;
+    private long lastWal = -1;
+    private long lastNanos;
+
+    public ServerHealth(ConnectionSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "server-health";
+    }
+
+    @Override
+    public Map<String, Long> sample() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = settings.connect();
+            connection.setAutoCommit(true);
+        }
+        try (Statement s = connection.createStatement()) {
+            Map<String, Long> figures = new LinkedHashMap<>();
+            try (ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, "
+                    + "(SELECT max(pg_wal_lsn_diff(pg_current_wal_lsn(), coalesce(replay_lsn, '0/0')))::bigint "
+                    + "FROM pg_stat_replication), current_setting('server_version_num')::int")) {
+                rs.next();
+                long wal = rs.getLong(1);
+                long lag = rs.getLong(2);
+                boolean standby = !rs.wasNull();
+                int version = rs.getInt(3);
+                long now = System.nanoTime();
+                if (lastWal >= 0 && wal >= lastWal && now > lastNanos) {
+                    figures.put("walBytesPerSecond", Math.round((wal - lastWal) / ((now - lastNanos) / 1e9)));
+                }
+                lastWal = wal;
+                lastNanos = now;
+                if (standby) {
+                    figures.put("replicationLagBytes", lag);
+                }
+                String checkpoints = version >= 170000
+                        ? "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
+                        : "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter";
+                try (ResultSet c = s.executeQuery(checkpoints)) {
+                    c.next();
+                    long n = c.getLong(1);
+                    if (checkpointsAtStart == null) {
+                        checkpointsAtStart = n;
+                    }
+                    // A failover brings another server's counters: count from where the new one was first seen.
+                    if (n < checkpointsAtStart) {
+                        checkpointsAtStart = n;
+                    }
+                    figures.put("checkpoints", n - checkpointsAtStart);
+                }
+            }
+            return figures;
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // closing a broken connection
+            }
+            connection = null;
+        }
+    }
+}
