@@ -5,6 +5,8 @@ import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,6 +36,8 @@ final class DashboardCharts {
     /** The left axis, and the right one (newOrder per minute beside ops/s). */
     static final String LEFT = "y";
     static final String RIGHT = "right";
+
+    private static final int SIGNIFICANT_DIGITS = 6;
 
     private static final String SOLID = "solid";
     private static final String DASH = "dash";
@@ -168,12 +172,16 @@ final class DashboardCharts {
         return series;
     }
 
-    /** One value per interval; null, NaN and infinities are gaps. */
+    /**
+     * One value per interval, to {@value #SIGNIFICANT_DIGITS} significant digits (a long run's page stays small, and
+     * a sub-microsecond latency keeps its figure); null, NaN and infinities are gaps.
+     */
     private List<Double> values(Function<Interval, Double> value) {
         List<Double> values = new ArrayList<>(intervals.size());
         for (Interval i : intervals) {
             Double v = value.apply(i);
-            values.add(v == null || !Double.isFinite(v) ? null : v);
+            values.add(v == null || !Double.isFinite(v) ? null
+                    : new BigDecimal(v).round(new MathContext(SIGNIFICANT_DIGITS)).doubleValue());
         }
         return java.util.Collections.unmodifiableList(values);
     }

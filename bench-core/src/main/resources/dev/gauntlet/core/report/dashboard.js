@@ -146,6 +146,9 @@
     var plots = [];
     var drawn = {};
     var logScale = false;
+    var anyRightAxis = data.charts.some(function (chart) {
+      return chart.rightUnit != null;
+    });
 
     function finished() {
       document.body.dataset.points = String(x.length);
@@ -196,6 +199,14 @@
       if (chart.rightUnit) {
         scales.right = {};
         axes.push({scale: 'right', side: 1, label: chart.rightUnit, labelSize: 24, size: 72, grid: {show: false}});
+      } else if (anyRightAxis) {
+        // An empty right margin as wide as the right axis elsewhere, so every chart's time axis lines up.
+        axes.push({scale: 'y', side: 1, label: '', labelSize: 24, size: 72, grid: {show: false}, ticks: {show: false},
+          values: function (u, splits) {
+            return splits.map(function () {
+              return '';
+            });
+          }});
       }
       return {
         title: chart.title + (log ? ' (log scale)' : ''),

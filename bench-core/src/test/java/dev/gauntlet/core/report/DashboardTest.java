@@ -154,6 +154,55 @@ class DashboardTest {
         assertEquals(DashboardCharts.of(run).size(), count(dom, "<canvas"), "uPlot draws each chart on a canvas");
     }
 
+    /**
+     * What a user does, in a real browser: a drag across one chart zooms every chart to that window, a double-click
+     * shows the whole run again, and a script error is shown on the page and flagged on its body. A probe script
+     * appended to a copy of the page drives it with mouse events and writes what it saw into the body's data.
+     */
+    @Test
+    void inChromiumADragZoomsEveryChartAndAnErrorIsShown() throws Exception {
+        Optional<Path> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no chromium installed: the page is not driven in a browser");
+        RunResult run = RunFixture.throughFaults();
+        String probe = """
+                <script>
+                window.addEventListener('load', async function () {
+                  const sleep = ms => new Promise(r => setTimeout(r, ms));
+                  const ranges = () => uPlot.sync('gauntlet-run').plots
+                      .map(p => p.scales.x.min.toFixed(1) + '..' + p.scales.x.max.toFixed(1)).join(' ');
+                  await sleep(300);
+                  const over = document.querySelectorAll('.u-over')[1];
+                  const box = over.getBoundingClientRect();
+                  const mouse = (type, at, target) => (target || over).dispatchEvent(new MouseEvent(type, {
+                      bubbles: true, button: 0, buttons: 1, movementX: 5,
+                      clientX: box.left + box.width * at, clientY: box.top + box.height / 2}));
+                  mouse('mouseenter', 0.3); mouse('mousemove', 0.3); await sleep(50);
+                  mouse('mousedown', 0.3); await sleep(50);
+                  mouse('mousemove', 0.45); await sleep(50);
+                  mouse('mousemove', 0.6); await sleep(50);
+                  mouse('mouseup', 0.6, document); await sleep(300);
+                  document.body.dataset.zoomed = ranges();
+                  mouse('dblclick', 0.5); await sleep(300);
+                  document.body.dataset.whole = ranges();
+                  setTimeout(() => { throw new Error('probe error'); }, 0);
+                });
+                </script>
+                </body>""";
+        Path page = tmp.resolve("probe.html");
+        Files.writeString(page, Dashboard.html(run).replace("</body>", probe));
+
+        String dom = dumpDom(chromium.get(), page);
+        Matcher body = BODY.matcher(dom);
+        assertTrue(body.find(), dom);
+        String attributes = body.group(1);
+        String zoomed = attribute(attributes, "data-zoomed");
+        assertTrue(zoomed != null && zoomed.matches("(3\\d\\.\\d\\.\\.5\\d\\.\\d ?){4}")
+                && zoomed.split(" ")[0].equals(zoomed.split(" ")[3]), "all four charts zoomed alike: " + attributes);
+        assertEquals("5.0..90.0 5.0..90.0 5.0..90.0 5.0..90.0", attribute(attributes, "data-whole"));
+        assertTrue(attribute(attributes, "data-error").contains("probe error"), attributes);
+        assertTrue(errors(dom).contains("probe error"), errors(dom));
+    }
+
     @Test
     void reportDashboardWritesThePage() throws IOException {
         RunResult run = RunFixture.throughFaults();
