@@ -2,6 +2,7 @@ package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.metrics.IntervalLog;
+import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
@@ -27,8 +28,8 @@ import java.util.stream.Collectors;
 
 /**
  * One benchmark run from the command line's point of view: announce it, run it with a live progress line,
- * survive Ctrl-C, and leave {@code result.json}, {@code report.md}, charts and the interval log in the
- * output directory. Every workload's {@code run} command ends here.
+ * survive Ctrl-C, and leave {@code result.json}, {@code report.md}, charts, {@code dashboard.html} (runs with
+ * reporting intervals) and the interval log in the output directory. Every workload's {@code run} command ends here.
  */
 public final class Benchmark {
 
@@ -102,6 +103,10 @@ public final class Benchmark {
             RunResult result = spec.finish().apply(measured);
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
+            boolean dashboard = !result.intervals().isEmpty();
+            if (dashboard) {
+                Dashboard.write(result, dir);
+            }
             out.println();
             out.print(Summary.of(result));
             if (record.unfinishedOperations() > 0) {
@@ -110,6 +115,9 @@ public final class Benchmark {
             }
             out.println("Result: " + dir.resolve(ResultFile.NAME));
             out.println("Report: " + dir.resolve(RunReport.MARKDOWN));
+            if (dashboard) {
+                out.println("Dashboard: " + dir.resolve(Dashboard.FILE));
+            }
             if ("interrupted".equals(record.stopReason())) {
                 out.println("Interrupted: results cover what ran until Ctrl-C.");
             }

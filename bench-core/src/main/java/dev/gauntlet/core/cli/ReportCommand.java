@@ -1,6 +1,7 @@
 package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.report.Comparison;
+import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.FileSet;
 import dev.gauntlet.core.report.LabelledRun;
 import dev.gauntlet.core.report.ResultMerge;
@@ -29,12 +30,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code report render | compare | merge}: everything a user does with results after a run, from result.json
+ * {@code report render | dashboard | compare | merge}: everything a user does with results after a run, from result.json
  * files alone. Inputs that are not results, and outputs that cannot be written, end in a one-line
  * {@link BadInputException}; outputs are built in memory first and written all or nothing.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        subcommands = {ReportCommand.Render.class, ReportCommand.Compare.class, ReportCommand.Merge.class},
+        subcommands = {ReportCommand.Render.class, ReportCommand.DashboardPage.class, ReportCommand.Compare.class,
+            ReportCommand.Merge.class},
         description = {
             "Rebuild, compare and merge reports from result.json files alone; no database is needed.",
             "Every figure is read from the HdrHistograms stored in each result, so an old run re-renders with the "
@@ -42,6 +44,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  ${COMMAND-FULL-NAME} render results/tpcc-20261123-183750-e7315e",
+            "  ${COMMAND-FULL-NAME} dashboard results/tpcc-20261123-183750-e7315e",
             "  ${COMMAND-FULL-NAME} compare results/sync-on results/sync-off --out compare.md",
             "  ${COMMAND-FULL-NAME} merge driver-1 driver-2 driver-3 --out results/tpcc-merged"})
 public final class ReportCommand implements Callable<Integer> {
@@ -51,7 +54,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, compare or merge");
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, dashboard, compare or merge");
     }
 
     @Command(name = "render", mixinStandardHelpOptions = true,
@@ -80,6 +83,43 @@ public final class ReportCommand implements Callable<Integer> {
             FileSet files = RunReport.files(run);
             write(files, outDir);
             print(spec, "wrote " + String.join(", ", files.names()) + " to " + outDir);
+            return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "dashboard", mixinStandardHelpOptions = true,
+            description = {
+                "Writes dashboard.html in a run directory from its result.json: the run's timeline as interactive "
+                        + "charts (throughput, p90/p95/p99 latency, failures by class, gauges) that zoom together and "
+                        + "show exact values under the cursor, phases and disruptions marked on each, and tables per "
+                        + "phase and per disruption.",
+                "The page is one self-contained file (charts drawn by uPlot, inlined): it opens from disk in any "
+                        + "browser, with no network. Runs write it themselves; use this for results written before "
+                        + "dashboards, or after upgrading Gauntlet. An existing dashboard.html is replaced at once."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                "  ${COMMAND-FULL-NAME} results/tpcc-20261123-183750-e7315e",
+                "  ${COMMAND-FULL-NAME} results/sync/off/run-2/result.json   # one run of an experiment"})
+    static final class DashboardPage implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DIR",
+                description = "A run directory holding result.json (or the result.json file itself).")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            RunResult run = read(dir).result();
+            Path outDir = ResultFile.locate(dir).toAbsolutePath().normalize().getParent();
+            Path page = outDir.resolve(Dashboard.FILE);
+            try {
+                Dashboard.write(run, outDir);
+            } catch (IOException e) {
+                throw cannotWrite(page, e);
+            }
+            print(spec, "wrote " + page);
             return ExitCode.OK;
         }
     }

@@ -37,6 +37,11 @@ final class Figures {
         return String.format(Locale.ROOT, "%.1fs", s);
     }
 
+    /** Seconds on the run's timeline, or a dash when there is no such moment (a disruption that never started). */
+    static String secondsOrDash(Double s) {
+        return s == null ? "—" : seconds(s);
+    }
+
     /** A signed relative change, like {@code +12.3%}. */
     static String signedPercent(double percent) {
         return String.format(Locale.ROOT, "%+.1f%%", percent);

@@ -17,7 +17,7 @@ public final class MarkdownTable {
     private final List<List<String>> rows = new ArrayList<>();
 
     MarkdownTable column(String header, Align align) {
-        headers.add(escape(header));
+        headers.add(header == null ? "" : header);
         aligns.add(align);
         return this;
     }
@@ -44,7 +44,7 @@ public final class MarkdownTable {
         if (cells.size() != headers.size()) {
             throw new IllegalArgumentException("row has " + cells.size() + " cells, table has " + headers.size());
         }
-        rows.add(cells.stream().map(MarkdownTable::escape).toList());
+        rows.add(cells.stream().map(c -> c == null ? "" : c).toList());
         return this;
     }
 
@@ -52,7 +52,10 @@ public final class MarkdownTable {
         return rows.isEmpty();
     }
 
+    /** The table as Markdown, its cells escaped and padded into columns. */
     public String render() {
+        List<String> headers = this.headers.stream().map(MarkdownTable::escape).toList();
+        List<List<String>> rows = this.rows.stream().map(r -> r.stream().map(MarkdownTable::escape).toList()).toList();
         int[] widths = new int[headers.size()];
         for (int c = 0; c < widths.length; c++) {
             widths[c] = Math.max(3, headers.get(c).length());
@@ -82,6 +85,20 @@ public final class MarkdownTable {
             out.append(' ').append(aligns.get(c) == Align.RIGHT ? pad + cell : cell + pad).append(" |");
         }
         out.append('\n');
+    }
+
+    /** The headers as given, unescaped (for renderings other than Markdown, such as {@link HtmlTable}). */
+    List<String> headers() {
+        return List.copyOf(headers);
+    }
+
+    boolean rightAligned(int column) {
+        return aligns.get(column) == Align.RIGHT;
+    }
+
+    /** The rows as given, unescaped. */
+    List<List<String>> rows() {
+        return List.copyOf(rows);
     }
 
     static String escape(String cell) {

@@ -1,6 +1,7 @@
 package dev.gauntlet.core.report;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.OperationResult;
@@ -63,6 +64,7 @@ public final class RunReport {
         r.provenance();
         r.parameters();
         r.phases();
+        r.disruptions();
         r.operations();
         r.roles();
         r.timing("Service time", "Service time is measured from each operation's actual start, after any wait "
@@ -170,18 +172,35 @@ public final class RunReport {
             md.append("Per phase, from each phase's summed histograms (latency from intended start, ms):\n\n")
                     .append(perOp.render()).append('\n');
         }
-        if (!run.disruptions().isEmpty()) {
-            MarkdownTable d = new MarkdownTable().left("Disruption").right("Planned", "Started", "Ended")
-                    .left("Outcome", "Notes");
-            for (dev.gauntlet.core.result.DisruptionRecord r : run.disruptions()) {
-                d.row(r.name(), Figures.seconds(r.plannedStartSeconds()) + (r.plannedEndSeconds() == null ? ""
-                                : "-" + Figures.seconds(r.plannedEndSeconds())),
-                        r.startSeconds() == null ? "—" : Figures.seconds(r.startSeconds()),
-                        r.endSeconds() == null ? "—" : Figures.seconds(r.endSeconds()), r.outcome(),
-                        r.notes().isEmpty() ? "—" : String.join("; ", r.notes()));
-            }
-            md.append("### Disruptions\n\n").append(d.render()).append('\n');
+    }
+
+    /**
+     * What each planned disruption did, and whether the workload was back to its baseline after it (and how long
+     * after its end); no section for a run without disruptions.
+     */
+    private void disruptions() {
+        if (run.disruptions().isEmpty()) {
+            return;
         }
+        md.append("## Disruptions\n\n").append(DISRUPTIONS_EXPLAINED).append("\n\n")
+                .append(disruptionTable(run).render()).append('\n');
+    }
+
+    static final String DISRUPTIONS_EXPLAINED = "Seconds from the run's start; recovery is how long after a "
+            + "disruption's end the workload was back to its baseline.";
+
+    /** Each disruption: planned and actual start and end, outcome, recovery and notes (report.md and dashboard). */
+    static MarkdownTable disruptionTable(RunResult run) {
+        MarkdownTable d = new MarkdownTable().left("Disruption").right("Planned", "Started", "Ended")
+                .left("Outcome", "Recovery", "Notes");
+        for (DisruptionRecord r : run.disruptions()) {
+            String planned = Figures.seconds(r.plannedStartSeconds())
+                    + (r.plannedEndSeconds() == null ? "" : "-" + Figures.seconds(r.plannedEndSeconds()));
+            d.row(r.name(), planned, Figures.secondsOrDash(r.startSeconds()), Figures.secondsOrDash(r.endSeconds()),
+                    Figures.orDash(r.outcome()), DisruptionSpan.of(r).recoveryText(),
+                    r.notes().isEmpty() ? "—" : String.join("; ", r.notes()));
+        }
+        return d;
     }
 
     private void operations() {

@@ -29,8 +29,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The run's time series as PNG charts: throughput per operation, and p95/p99 latency per operation, over the
- * reporting intervals, with each phase a shaded band. Totals hide autovacuum stalls, checkpoints and
- * fault windows; these charts are where they show.
+ * reporting intervals, with each phase a shaded band and each disruption a red band from its start to its end.
+ * Totals hide autovacuum stalls, checkpoints and fault windows; these charts are where they show.
  */
 final class TimelineCharts {
 
@@ -120,7 +120,7 @@ final class TimelineCharts {
      * Gauges by family, the part of the name before the first {@code -}: {@code lagMessages-g1} and
      * {@code lagMessages-g2} share a chart, {@code deadTuples} has one of its own.
      */
-    private static Map<String, List<String>> gaugeFamilies(RunResult run) {
+    static Map<String, List<String>> gaugeFamilies(RunResult run) {
         Set<String> names = new TreeSet<>(run.gauges().keySet());
         run.intervals().forEach(i -> names.addAll(i.gauges().keySet()));
         Map<String, List<String>> families = new java.util.TreeMap<>();
@@ -201,7 +201,7 @@ final class TimelineCharts {
         return s;
     }
 
-    private static List<String> observationNames(RunResult run) {
+    static List<String> observationNames(RunResult run) {
         Set<String> names = new TreeSet<>(run.observations().keySet());
         run.intervals().forEach(i -> names.addAll(i.observations().keySet()));
         return List.copyOf(names);
@@ -215,12 +215,15 @@ final class TimelineCharts {
         }
     }
 
-    /** Read from the interval's histogram when it has one, so the figures do not depend on a stored unit. */
-    private static LatencySummary percentiles(IntervalOperation o) {
+    /**
+     * Read from the interval's (or phase's) histogram when it has one, so the figures do not depend on a stored unit;
+     * else the stored figures, with p90 NaN when the result predates it.
+     */
+    static LatencySummary percentiles(IntervalOperation o) {
         if (o.histogram() != null) {
             return LatencySummary.of(HistogramCodec.decode(o.histogram()));
         }
-        return new LatencySummary(0, o.p50(), 0, o.p95(), o.p99(), 0, o.max());
+        return new LatencySummary(0, o.p50(), o.p90() == null ? Double.NaN : o.p90(), o.p95(), o.p99(), 0, o.max());
     }
 
     /**
@@ -246,7 +249,11 @@ final class TimelineCharts {
             // Unmeasured phases grey; measured ones alternate two light tints so neighbours stay apart.
             Color fill = !p.isMeasured() ? new Color(128, 128, 128, 40)
                     : i % 2 == 0 ? new Color(70, 130, 180, 28) : new Color(218, 165, 32, 32);
-            chart.addAnnotation(new PhaseBand(p.name(), p.startSeconds(), p.endSeconds(), fill));
+            chart.addAnnotation(TimelineBand.phase(p.name(), p.startSeconds(), p.endSeconds(), fill));
+        }
+        for (int i = 0; i < run.disruptions().size(); i++) {
+            // Two rows of names below the phases' so neighbouring disruptions do not write over each other.
+            chart.addAnnotation(TimelineBand.disruption(DisruptionSpan.of(run.disruptions().get(i)), 1 + i % 2));
         }
         for (double boundary : phaseBoundaries(run)) {
             chart.addAnnotation(new AnnotationLine(boundary, true, false));
@@ -255,8 +262,9 @@ final class TimelineCharts {
     }
 
     private static String xAxisTitle(RunResult run) {
+        String disruptions = run.disruptions().isEmpty() ? "" : "red: disruptions";
         if (run.phases().size() < 2) {
-            return "seconds since start";
+            return "seconds since start" + (disruptions.isEmpty() ? "" : " (" + disruptions + ")");
         }
         StringBuilder t = new StringBuilder("seconds since start (bands: phases; ");
         for (int i = 0; i < run.phases().size(); i++) {
@@ -264,7 +272,7 @@ final class TimelineCharts {
             t.append(i == 0 ? "" : ", ").append(p.name()).append(' ')
                     .append(Figures.seconds(p.startSeconds())).append('-').append(Figures.seconds(p.endSeconds()));
         }
-        return t.append(')').toString();
+        return t.append(disruptions.isEmpty() ? "" : "; " + disruptions).append(')').toString();
     }
 
     /** Inner boundaries only: a line at the first or last interval would just frame the plot. */
@@ -283,7 +291,7 @@ final class TimelineCharts {
     }
 
     /** Operations in the order of the totals table, then any that appear only in intervals. */
-    private static List<String> operationNames(RunResult run) {
+    static List<String> operationNames(RunResult run) {
         Set<String> names = new LinkedHashSet<>();
         run.operations().stream().map(OperationResult::name).forEach(names::add);
         for (Interval i : run.intervals()) {

@@ -1,5 +1,6 @@
 /**
- * Reports as functions of results alone: report.md and charts ({@link dev.gauntlet.core.report.RunReport}),
+ * Reports as functions of results alone: report.md and charts ({@link dev.gauntlet.core.report.RunReport}), the
+ * interactive, self-contained dashboard.html ({@link dev.gauntlet.core.report.Dashboard}),
  * comparisons of sides of one or more runs with confidence intervals ({@link dev.gauntlet.core.report.Comparison}),
  * and merges of concurrent driver processes ({@link dev.gauntlet.core.report.ResultMerge}). Used by the CLI and by
  * workloads that write their own summaries; never needs a database.

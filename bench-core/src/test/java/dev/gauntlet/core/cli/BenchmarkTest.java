@@ -72,6 +72,18 @@ class BenchmarkTest {
     }
 
     @Test
+    void aRunLeavesItsDashboardBesideTheReportAndSaysWhere() throws Exception {
+        Path out = tmp.resolve("run");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        RunResult r = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(printed, true))
+                .run(spec(out, x -> x));
+        Path dashboard = out.resolve(dev.gauntlet.core.report.Dashboard.FILE);
+        assertEquals(dev.gauntlet.core.report.Dashboard.html(r), Files.readString(dashboard));
+        String lines = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(lines.contains("\nReport: " + out.resolve("report.md") + "\nDashboard: " + dashboard + "\n"), lines);
+    }
+
+    @Test
     void twoDriversStartedInTheSameSecondGetTheirOwnDirectory() {
         Path a = OutputDirectory.defaultFor("tpcc", null);
         Path b = OutputDirectory.defaultFor("tpcc", null);

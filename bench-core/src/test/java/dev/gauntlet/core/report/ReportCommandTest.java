@@ -36,10 +36,10 @@ class ReportCommandTest {
     private Path dirB;
 
     /** What one command line did: its exit code, what it printed, and the exception the top-level CLI would map. */
-    private record Execution(int exitCode, String out, String err, Exception thrown) {
+    record Execution(int exitCode, String out, String err, Exception thrown) {
     }
 
-    private static Execution execute(String... args) {
+    static Execution execute(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicReference<Exception> thrown = new AtomicReference<>();
@@ -190,9 +190,10 @@ class ReportCommandTest {
         assertEquals(2, execute().exitCode(), "no subcommand");
         assertEquals(2, execute("compare", dirA.toString()).exitCode(), "compare needs two runs");
         assertEquals(2, execute("merge", dirA.toString()).exitCode(), "merge needs --out");
+        assertEquals(2, execute("dashboard").exitCode(), "dashboard needs a run");
         Execution bad = execute("compare", dirA.toString(), dirB.toString(), "--threshold", "-1");
         assertInstanceOf(BadInputException.class, bad.thrown());
-        for (String sub : List.of("render", "compare", "merge")) {
+        for (String sub : List.of("render", "dashboard", "compare", "merge")) {
             Execution help = execute(sub, "--help");
             assertEquals(0, help.exitCode());
             assertNull(help.thrown());

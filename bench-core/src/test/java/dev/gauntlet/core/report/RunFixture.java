@@ -1,6 +1,7 @@
 package dev.gauntlet.core.report;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.HistogramCodec;
@@ -43,6 +44,7 @@ final class RunFixture {
     private final List<Phase> phases = new ArrayList<>();
     private final List<ErrorCount> errors = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
+    private final List<DisruptionRecord> disruptions = new ArrayList<>();
 
     static Histogram histogram() {
         return new Histogram(TimeUnit.HOURS.toNanos(1), 3);
@@ -157,6 +159,16 @@ final class RunFixture {
         return this;
     }
 
+    RunFixture phase(Phase phase) {
+        phases.add(phase);
+        return this;
+    }
+
+    RunFixture disruption(DisruptionRecord d) {
+        disruptions.add(d);
+        return this;
+    }
+
     RunFixture error(String errorClass, String sqlState, long count, String example) {
         errors.add(new ErrorCount(errorClass, sqlState, count, example));
         return this;
@@ -171,6 +183,58 @@ final class RunFixture {
         return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
                 variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
                 startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
-                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles, List.of());
+                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles, disruptions);
+    }
+
+    /**
+     * A run through faults, 90 s in 5 s intervals: phases baseline (0-30 s), fault (30-60 s) and recovery
+     * (60-90 s); newOrder and payment; in the fault phase two intervals (10 s) with nothing committed and failures
+     * by class (connection 7, timeout 2, retried 3); a replication lag gauge; two disruptions: {@code kill-primary}
+     * (30-32 s, recovered 12 s after its end) and one whose name and notes hold markup and a closing script tag
+     * (70-80 s, not recovered). Per-phase figures come from the phase's summed interval histograms, as a run's do.
+     */
+    static RunResult throughFaults() {
+        RunFixture run = new RunFixture().variant("failover").clients(4).measuredSeconds(60)
+                .operation("newOrder", millis(300, 2.0, 4.0, 9.0)).operation("payment", millis(400, 1.0, 3.0))
+                .metric("tpmC", 300.0).metric("unavailableSeconds", 10.0, MetricInfo.lower());
+        String[][] phases = {{"baseline", "0", "30"}, {"fault", "30", "60"}, {"recovery", "60", "90"}};
+        for (String[] p : phases) {
+            Histogram newOrder = histogram();
+            Histogram payment = histogram();
+            long errors = 0;
+            double start = Double.parseDouble(p[1]);
+            double end = Double.parseDouble(p[2]);
+            for (double t = start + 5; t <= end; t += 5) {
+                boolean down = t == 35 || t == 40;
+                Histogram no = down ? histogram() : millis(10, 2.0 + t / 10, 5.0 + t / 10, 20.0 + t / 10);
+                Histogram pay = down ? histogram() : millis(12, 1.0, 2.5);
+                newOrder.add(no);
+                payment.add(pay);
+                Map<String, Long> failures = new LinkedHashMap<>();
+                if (t == 35) {
+                    failures.put("connection", 4L);
+                    failures.put("timeout", 2L);
+                } else if (t == 40) {
+                    failures.put("connection", 3L);
+                    failures.put("retried", 3L);
+                }
+                long intervalErrors = down ? 9 : 0;
+                errors += intervalErrors;
+                Map<String, IntervalOperation> ops = new LinkedHashMap<>();
+                ops.put("newOrder", IntervalOperation.of(no, 5, intervalErrors, 0, Map.of()));
+                ops.put("payment", IntervalOperation.of(pay, 5, 0, 0, Map.of()));
+                run.interval(new Interval(t, 5, p[0], ops, intervalErrors, down ? 3 : 0, Map.of(),
+                        Map.of("replicationLagBytes", (long) (t * 1_000_000)), failures));
+            }
+            Map<String, IntervalOperation> phaseOps = new LinkedHashMap<>();
+            phaseOps.put("newOrder", IntervalOperation.of(newOrder, end - start, errors, 0, Map.of()));
+            phaseOps.put("payment", IntervalOperation.of(payment, end - start, 0, 0, Map.of()));
+            run.phase(new Phase(p[0], start, end, Map.of(), true, phaseOps));
+        }
+        run.disruption(new DisruptionRecord("kill-primary", 30, 32.0, 30.1, 32.0, DisruptionRecord.DONE,
+                List.of("pg_ctl stop -m immediate")).withRecovery(12.0));
+        run.disruption(new DisruptionRecord("partition </script><b>x</b>", 70, 80.0, 70.0, 80.0, DisruptionRecord.DONE,
+                List.of("iptables </script><script>alert(1)</script>")).withRecovery(null));
+        return run.build();
     }
 }

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.report;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.Interval;
@@ -37,7 +38,41 @@ class TimelineChartsTest {
 
     @Test
     void noLegendLabelIsCutOffAtTheEdges() throws IOException {
-        Map<String, byte[]> charts = TimelineCharts.render(fiveOperations());
+        assertNoInkAtTheEdges(TimelineCharts.render(fiveOperations()));
+    }
+
+    /** Disruptions are red bands named inside the plot, their names never running off the image. */
+    @Test
+    void disruptionsAreMarkedInsideThePlot() throws IOException {
+        RunResult run = RunFixture.throughFaults();
+        Map<String, byte[]> charts = TimelineCharts.render(run);
+        assertNoInkAtTheEdges(charts);
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(charts.get(TimelineCharts.THROUGHPUT)));
+        assertTrue(reddish(image), "no disruption band drawn");
+        RunResult undisrupted = new RunResult(run.schemaVersion(), run.runId(), run.tool(), run.workload(),
+                run.variant(), run.command(), run.startedAt(), run.endedAt(), run.measuredSeconds(), run.clients(),
+                run.environment(), run.parameters(), run.operations(), run.metrics(), run.metricInfo(),
+                run.intervals(), run.phases(), run.errors(), run.checks(), run.mergedRunIds(), run.observations(),
+                run.gauges(), run.roles(), List.of());
+        assertFalse(reddish(ImageIO.read(new ByteArrayInputStream(
+                TimelineCharts.render(undisrupted).get(TimelineCharts.THROUGHPUT)))), "red without a disruption");
+    }
+
+    /** Pixels halfway up the chart tinted red as a disruption's band is: redder than green, green near blue. */
+    private static boolean reddish(BufferedImage image) {
+        for (int x = 0; x < image.getWidth(); x++) {
+            int rgb = image.getRGB(x, image.getHeight() / 2);
+            int r = rgb >> 16 & 0xff;
+            int g = rgb >> 8 & 0xff;
+            int b = rgb & 0xff;
+            if (r > g + 25 && Math.abs(g - b) < 20) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void assertNoInkAtTheEdges(Map<String, byte[]> charts) throws IOException {
         for (Map.Entry<String, byte[]> chart : charts.entrySet()) {
             BufferedImage image = ImageIO.read(new ByteArrayInputStream(chart.getValue()));
             // A label cut off by the image's edge leaves ink in its outermost columns; a legend that fits leaves

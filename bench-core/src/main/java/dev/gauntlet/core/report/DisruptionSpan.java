@@ -1,0 +1,40 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.DisruptionRecord;
+
+/**
+ * Where a disruption falls on the run's timeline, in seconds from the start, as every chart and table of a report
+ * draws it: from its actual start to its actual end when it ran; a disruption that never started (or whose end was
+ * not recorded) falls back to its plan, and one without any end is an instant. {@code recovery} and
+ * {@code recoverySeconds} are the record's verdict ({@value DisruptionRecord#RECOVERED},
+ * {@value DisruptionRecord#NOT_RECOVERED}, or null when the run had no recovery rule).
+ */
+record DisruptionSpan(String name, double start, double end, boolean happened, String recovery,
+                      Double recoverySeconds) {
+
+    static DisruptionSpan of(DisruptionRecord r) {
+        boolean happened = r.startSeconds() != null;
+        double start = happened ? r.startSeconds() : r.plannedStartSeconds();
+        Double end = happened && r.endSeconds() != null ? r.endSeconds() : r.plannedEndSeconds();
+        return new DisruptionSpan(r.name(), start, end == null ? start : Math.max(start, end), happened,
+                r.recovery(), r.recoverySeconds());
+    }
+
+    /** Whether the workload was back to its baseline after the disruption, with a time to say when. */
+    boolean recovered() {
+        return DisruptionRecord.RECOVERED.equals(recovery) && recoverySeconds != null;
+    }
+
+    /** When the workload was back: {@code recoverySeconds} after the end; null unless {@link #recovered()}. */
+    Double recoveredAt() {
+        return recovered() ? end + recoverySeconds : null;
+    }
+
+    /** The verdict in words: {@code recovered in 12.0s}, {@code not recovered}, or a dash without a verdict. */
+    String recoveryText() {
+        if (recovered()) {
+            return "recovered in " + Figures.seconds(recoverySeconds);
+        }
+        return recovery == null ? "—" : recovery;
+    }
+}
