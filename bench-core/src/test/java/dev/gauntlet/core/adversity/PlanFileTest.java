@@ -76,11 +76,11 @@ class PlanFileTest {
             "phases: [{name: a, length: 1m, disruptions: [{kind: latency, length: 5s, share: 2}]}]|share: '2' is not a share",
             "phases: [{name: a, length: 1m, disruptions: [{kind: disk-stall, length: 5s, repeat: 3}]}]|needs every: TIME or random: true",
             "phases: [{name: a, length: 1m, disruptions: [{kind: vacuum-full, table: 'x; drop'}]}]|must be plain identifiers",
-            "phases: [{name: a, length: 10s}]\nrecovery: {baseline: b}|baseline phase 'b' is not a phase of the plan",
-            "standby: maybe\nphases: [{name: a, length: 10s}]|standby 'maybe' is not one of none, sync, async",
-            "phases: [{name: a, length: 10s}]\nextra: 1|the plan: unknown key 'extra'",
+            "phases: [{name: a, length: 10s}]\\nrecovery: {baseline: b}|baseline phase 'b' is not a phase of the plan",
+            "standby: maybe\\nphases: [{name: a, length: 10s}]|standby 'maybe' is not one of none, sync, async",
+            "phases: [{name: a, length: 10s}]\\nextra: 1|the plan: unknown key 'extra'",
             "phases: [{name: a, length: fast}]|phase a: length: 'fast' is not a duration",
-            "'a: [b'|not valid YAML",
+            "a: [b|not valid YAML",
     })
     void badPlansAreOneLineNamingTheFileAndThePlace(String text, String expected) {
         PlanFile.PlanException e = assertThrows(PlanFile.PlanException.class,
