@@ -15,7 +15,7 @@ public final class CommittedOrders {
     private int size;
     private long uncertain;
 
-    synchronized void committed(int warehouse, int district, int orderId) {
+    public synchronized void committed(int warehouse, int district, int orderId) {
         if (size == keys.length) {
             keys = Arrays.copyOf(keys, keys.length * 2);
         }
