@@ -52,6 +52,9 @@ public final class PlanFile {
     private static final Set<String> PHASE = Set.of("name", "length", "measured", "disruptions");
     private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random", "until");
 
+    /** The plans that ship with Gauntlet (in plans/ and on the classpath). */
+    public static final List<String> SHIPPED = List.of("pua-smoke", "pua-postgres");
+
     private final String file;
 
     private PlanFile(String file) {
@@ -65,13 +68,27 @@ public final class PlanFile {
         }
     }
 
+    /**
+     * Reads a plan file; a path that does not exist but names a shipped plan ({@code pua-smoke},
+     * {@code pua-smoke.yaml} or {@code plans/pua-smoke.yaml}) reads that plan from the classpath.
+     */
     public static AdversityPlan read(Path path) {
         PlanFile reader = new PlanFile(path.toString());
         String text;
         try {
             text = Files.readString(path);
         } catch (NoSuchFileException e) {
-            throw new PlanException("plan " + path + " does not exist");
+            String name = path.getFileName().toString();
+            String shipped = name.endsWith(".yaml") ? name : name + ".yaml";
+            try (java.io.InputStream in = PlanFile.class.getResourceAsStream("plans/" + shipped)) {
+                if (in != null) {
+                    return reader.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                }
+            } catch (IOException ignored) {
+                // fall through to the message about the file
+            }
+            throw new PlanException("plan " + path + " does not exist (shipped plans: " + String.join(", ",
+                    SHIPPED) + ")");
         } catch (IOException e) {
             throw new PlanException("cannot read plan " + path + ": " + e.getMessage());
         }

@@ -155,18 +155,50 @@ public final class RunReport {
             return;
         }
         md.append("## Phases\n\n");
+        List<PhaseSummary> summaries = PhaseSummary.of(run);
+        // Failures and unavailability are shown when something went wrong in some phase (a run through faults).
+        boolean adverse = !run.disruptions().isEmpty() || summaries.stream()
+                .anyMatch(p -> !p.failures().isEmpty() || p.unavailableSeconds() > 0);
         MarkdownTable t = new MarkdownTable().left("Phase").right("Start", "End", "Length").left("Measured");
-        for (Phase p : run.phases()) {
-            t.row(p.name(), Figures.seconds(p.startSeconds()), Figures.seconds(p.endSeconds()),
-                    Figures.seconds(p.endSeconds() - p.startSeconds()), p.isMeasured() ? "yes" : "no");
+        if (adverse) {
+            t.right("Unavailable").left("Failures");
+        }
+        for (PhaseSummary s : summaries) {
+            Phase p = s.phase();
+            List<String> cells = new ArrayList<>(List.of(p.name(), Figures.seconds(p.startSeconds()),
+                    Figures.seconds(p.endSeconds()), Figures.seconds(p.endSeconds() - p.startSeconds()),
+                    p.isMeasured() ? "yes" : "no"));
+            if (adverse) {
+                cells.add(Figures.seconds(s.unavailableSeconds()));
+                cells.add(s.failures().isEmpty() ? "-" : s.failures().entrySet().stream()
+                        .map(e -> e.getKey() + " " + Figures.count(e.getValue()))
+                        .collect(java.util.stream.Collectors.joining(", ")));
+            }
+            t.row(cells.toArray(String[]::new));
         }
         md.append(t.render()).append('\n');
-        MarkdownTable perOp = new MarkdownTable().left("Phase", "op").right("ops", "ops/s", "errors", "p50", "p95",
-                "p99", "max");
+        if (adverse) {
+            md.append("Unavailable: seconds of intervals in which nothing committed. Failures by class: failed "
+                    + "operations (connection, ambiguous-commit, timeout...), retried attempts and failed reconnect "
+                    + "attempts.\n\n");
+        }
+        boolean p90 = run.phases().stream().flatMap(p -> p.operations().values().stream())
+                .allMatch(f -> f.p90() != null);
+        MarkdownTable perOp = new MarkdownTable().left("Phase", "op").right("ops", "ops/s", "errors", "p50");
+        if (p90) {
+            perOp.right("p90");
+        }
+        perOp.right("p95", "p99", "max");
         for (Phase p : run.phases()) {
-            p.operations().forEach((op, f) -> perOp.row(p.name(), op, Figures.count(f.count()),
-                    Figures.rate(f.opsPerSecond()), Figures.count(f.errors()), Figures.ms(f.p50()), Figures.ms(f.p95()),
-                    Figures.ms(f.p99()), Figures.ms(f.max())));
+            p.operations().forEach((op, f) -> {
+                List<String> cells = new ArrayList<>(List.of(p.name(), op, Figures.count(f.count()),
+                        Figures.rate(f.opsPerSecond()), Figures.count(f.errors()), Figures.ms(f.p50())));
+                if (p90) {
+                    cells.add(Figures.ms(f.p90()));
+                }
+                cells.addAll(List.of(Figures.ms(f.p95()), Figures.ms(f.p99()), Figures.ms(f.max())));
+                perOp.row(cells.toArray(String[]::new));
+            });
         }
         if (run.phases().size() > 1 && !perOp.isEmpty()) {
             md.append("Per phase, from each phase's summed histograms (latency from intended start, ms):\n\n")

@@ -3,9 +3,11 @@ package dev.gauntlet.tpcc.figures;
 import dev.gauntlet.core.db.RoundTrips;
 import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.tpcc.workload.Deck;
@@ -74,8 +76,8 @@ public final class TpccFigures {
      */
     public static Metrics metrics(RunResult run, int activeWarehouses, boolean keyed) {
         Metrics m = Metrics.of(run);
-        Long serverNewOrders = run.measurePhase().map(p -> p.probe(ServerNewOrders.NAME)).orElse(null);
-        Long cpuNanos = run.measurePhase().map(p -> p.probe(DriverCpu.NAME)).orElse(null);
+        Long serverNewOrders = run.measuredProbe(ServerNewOrders.NAME).orElse(null);
+        Long cpuNanos = run.measuredProbe(DriverCpu.NAME).orElse(null);
         long transactions = run.totalCount();
         if (transactions > 0) {
             // Per committed transaction: the driver's CPU, the server's (when it runs on this machine) and the
@@ -100,6 +102,22 @@ public final class TpccFigures {
         }
         if (serverNewOrders != null) {
             m.add("serverTpmC", serverNewOrders / minutes, MetricInfo.higher().addsUp());
+        }
+        if (run.phases().stream().filter(Phase::isMeasured).count() > 1) {
+            // A run through phases (a plan of faults): each phase's tpmC as the driver and as the server saw it.
+            for (Phase p : run.phases()) {
+                double phaseMinutes = (p.endSeconds() - p.startSeconds()) / 60.0;
+                IntervalOperation no = p.operations().get(NewOrder.NAME);
+                if (phaseMinutes <= 0 || no == null) {
+                    continue;
+                }
+                m.add("tpmC." + p.name(), (no.count() - no.counters().getOrDefault("rolledBack", 0L)) / phaseMinutes,
+                        MetricInfo.higher().addsUp());
+                Long server = p.probe(ServerNewOrders.NAME);
+                if (server != null) {
+                    m.add("serverTpmC." + p.name(), server / phaseMinutes, MetricInfo.higher().addsUp());
+                }
+            }
         }
         return m;
     }
