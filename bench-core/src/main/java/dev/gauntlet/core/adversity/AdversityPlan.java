@@ -22,6 +22,11 @@ public record AdversityPlan(String name, String description, Standby standby, Re
         phases = List.copyOf(phases);
     }
 
+    /** This plan with another standby. */
+    public AdversityPlan withStandby(Standby other) {
+        return new AdversityPlan(name, description, other, recovery, phases);
+    }
+
     /** The phases as the runner takes them. */
     public List<PhasePlan> phasePlans() {
         return phases.stream().map(p -> new PhasePlan(p.name(), p.length(), p.measured())).toList();

@@ -1,6 +1,8 @@
 package dev.gauntlet.core.adversity;
 
 import dev.gauntlet.core.db.LocalPostgres;
+import dev.gauntlet.core.db.LoopFileSystem;
+import dev.gauntlet.core.db.ReplicatedPostgres;
 import dev.gauntlet.core.run.Disruption;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,16 +10,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A disk stall: the primary cannot write for the disruption's length. Done by stopping the server's processes
- * (SIGSTOP, resumed with SIGCONT): every write, and every read, waits, as on a disk that stopped answering. Clients
- * see statements hang, not errors. (fsfreeze would stall writes alone, but needs the data directory on a file system
- * of its own.) A JVM shutdown hook resumes the processes if the run is killed while they are stopped.
+ * A disk stall: the database cannot write for the disruption's length. Where the servers' data directories live on
+ * a loop-mounted file system of their own ({@link ReplicatedPostgres#fileSystem()}, root), its writes are frozen with
+ * {@code fsfreeze}: reads from memory go on, every write (WAL flush at commit first) waits in the kernel, as on a
+ * disk that stopped taking writes. Elsewhere the primary's processes are stopped (SIGSTOP, resumed with SIGCONT), so
+ * reads wait too. The notes say which. Clients see statements hang, not errors. A JVM shutdown hook thaws or resumes
+ * if the run is killed meanwhile.
  */
 final class DiskStall implements Disruption {
 
     private final String name;
     private final SystemUnderTest system;
     private final List<Long> stopped = new ArrayList<>();
+    private LoopFileSystem frozen;
     private Thread resumeOnExit;
 
     DiskStall(String name, SystemUnderTest system) {
@@ -32,7 +37,17 @@ final class DiskStall implements Disruption {
 
     @Override
     public synchronized void start(Log log) throws Exception {
-        LocalPostgres primary = system.local().orElseThrow().primary();
+        ReplicatedPostgres servers = system.local().orElseThrow();
+        if (servers.fileSystem().isPresent()) {
+            LoopFileSystem fs = servers.fileSystem().get();
+            resumeOnExit = new Thread(this::resumeQuietly, "gauntlet-disk-stall-undo");
+            Runtime.getRuntime().addShutdownHook(resumeOnExit);
+            frozen = fs;
+            fs.freeze();
+            log.note("froze writes to the servers' file system (fsfreeze " + fs.mountPoint() + ", a loop-mounted ext4)");
+            return;
+        }
+        LocalPostgres primary = servers.primary();
         List<Long> pids = primary.serverProcesses();
         if (pids.isEmpty()) {
             throw new IllegalStateException("the primary has no running processes to freeze");
@@ -46,12 +61,17 @@ final class DiskStall implements Disruption {
 
     @Override
     public synchronized void stop(Log log) throws Exception {
-        if (stopped.isEmpty()) {
+        if (frozen != null) {
+            boolean thawed = frozen.thaw();
+            frozen = null;
+            log.note(thawed ? "thawed (fsfreeze -u)" : "thawed by the exit hook (the run was stopped)");
+        } else if (!stopped.isEmpty()) {
+            signal("CONT", stopped);
+            log.note("resumed them (SIGCONT)");
+            stopped.clear();
+        } else {
             return;
         }
-        signal("CONT", stopped);
-        log.note("resumed them (SIGCONT)");
-        stopped.clear();
         if (resumeOnExit != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(resumeOnExit);
@@ -63,6 +83,9 @@ final class DiskStall implements Disruption {
 
     private synchronized void resumeQuietly() {
         try {
+            if (frozen != null) {
+                frozen.thawQuietly();
+            }
             if (!stopped.isEmpty()) {
                 signal("CONT", stopped);
             }

@@ -55,14 +55,21 @@ final class AdversityRun implements AutoCloseable {
     }
 
     /**
-     * Reads and checks the plan: its own form, its schedule for {@code seed}, and whether the target can take every
-     * disruption. Every refusal is a {@link BadInputException}; nothing has started yet.
+     * Reads and checks the plan (its standby replaced by {@code standby} unless null): its own form, its schedule for
+     * {@code seed}, and whether the target can take every disruption. Every refusal is a {@link BadInputException}; nothing has started yet.
      */
-    static AdversityRun prepare(Path file, ConnectionOptions connection, long seed) {
+    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed) {
         AdversityPlan plan;
         List<ScheduledDisruption> schedule;
         try {
             plan = PlanFile.read(file);
+            if (standby != null) {
+                try {
+                    plan = plan.withStandby(Standby.parse(standby));
+                } catch (IllegalArgumentException e) {
+                    throw new BadInputException("--standby: " + e.getMessage(), e);
+                }
+            }
             schedule = plan.schedule(seed);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e instanceof PlanFile.PlanException ? e.getMessage() : file + ": " + e.getMessage(), e);
@@ -122,7 +129,7 @@ final class AdversityRun implements AutoCloseable {
             boolean standby = plan.standby() != Standby.NONE;
             out.println("Starting embedded PostgreSQL: a primary" + (standby ? " and a" + (plan.standby() == Standby.SYNC
                     ? " synchronous" : "n asynchronous") + " standby" : "") + " (no --url given)...");
-            ReplicatedPostgres servers = new ReplicatedPostgres(null, standby, plan.standby() == Standby.SYNC,
+            ReplicatedPostgres servers = ReplicatedPostgres.inCache(standby, plan.standby() == Standby.SYNC,
                     connection.fresh, LocalPostgres.defaultSettings());
             Runtime.getRuntime().addShutdownHook(new Thread(servers::close, "gauntlet-embedded-postgres-stop"));
             servers.start(message -> out.println("  " + message));
@@ -136,7 +143,8 @@ final class AdversityRun implements AutoCloseable {
                 Database db = Database.probe(new ConnectionSettings(url, servers.primary().user(), null), servers);
                 system = new SystemUnderTest(null, databaseName, servers, toxiproxy);
                 out.println("Database: embedded " + db.version());
-                out.println("  primary: localhost:" + servers.primary().port() + ", data " + servers.primary().dataDirectory());
+                out.println("  primary: localhost:" + servers.primary().port() + ", data " + servers.primary().dataDirectory()
+                        + servers.fileSystem().map(fs -> " (a loop-mounted ext4 of its own)").orElse(""));
                 servers.standby().ifPresent(s -> out.println("  standby: localhost:" + s.port() + ", "
                         + (servers.synchronous() ? "synchronous" : "asynchronous") + " streaming replication"));
                 out.println("  url:     " + url + (network ? " (through Toxiproxy)" : ""));

@@ -63,6 +63,11 @@ public final class RunOptions {
                     "The result adds each disruption's recovery time, unavailable seconds and dashboard.html."})
     Path plan;
 
+    @Option(names = "--standby", paramLabel = "MODE",
+            description = "With --plan and the embedded servers: sync, async or none, instead of the plan's standby "
+                    + "(e.g. the same plan once with a synchronous and once with an asynchronous standby).")
+    String standby;
+
     private long chosenSeed;
 
     public int clients() {
@@ -76,6 +81,14 @@ public final class RunOptions {
     /** The plan file of a run through faults, or null. */
     public Path planFile() {
         return plan;
+    }
+
+    /** {@code --standby}, or null to keep the plan's. */
+    public String standby() {
+        if (standby != null && plan == null) {
+            throw new BadInputException("--standby applies to runs with --plan");
+        }
+        return standby;
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */

@@ -243,13 +243,14 @@ public final class SqlBenchmark<P> {
                     });
         }
         RunPlan base = options.plan();
+        options.standby();
         if (options.planFile() != null) {
             if (experiment != null || search != null) {
                 throw new BadInputException("--plan runs once: it cannot be combined with an experiment "
                         + "(--experiment, several --pool modes or the workload's dimension options)"
                         + (search != null ? " or a search" : ""));
             }
-            adversity = AdversityRun.prepare(options.planFile(), connection, options.seed());
+            adversity = AdversityRun.prepare(options.planFile(), options.standby(), connection, options.seed());
         }
         Path outDir = OutputDirectory.check(options.out() != null ? options.out()
                 : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));

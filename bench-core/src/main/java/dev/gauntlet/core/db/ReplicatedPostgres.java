@@ -32,12 +32,15 @@ import java.util.function.Consumer;
  */
 public final class ReplicatedPostgres implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicatedPostgres.class);
+
     /** The standby's application_name and slot name on the primary. */
     static final String STANDBY_NAME = "gauntlet_standby";
     private static final Duration STREAMING_WAIT = Duration.ofSeconds(120);
     private static final String MARKER = "primary";
 
     private final Path home;
+    private final LoopFileSystem fileSystem;
     private final boolean withStandby;
     private final boolean synchronous;
     private final boolean fresh;
@@ -65,12 +68,45 @@ public final class ReplicatedPostgres implements AutoCloseable {
      */
     public ReplicatedPostgres(Path home, boolean withStandby, boolean synchronous, boolean fresh,
                               Map<String, String> settings) {
+        this(home, null, withStandby, synchronous, fresh, settings);
+    }
+
+    /** The same, with the data directories on {@code fileSystem} (whose mount point holds {@code home}). */
+    public ReplicatedPostgres(Path home, LoopFileSystem fileSystem, boolean withStandby, boolean synchronous,
+                              boolean fresh, Map<String, String> settings) {
+        this.fileSystem = fileSystem;
         this.home = (home != null ? home : LocalPostgres.defaultCacheDirectory().resolve("replicated"))
                 .toAbsolutePath().normalize();
         this.withStandby = withStandby;
         this.synchronous = synchronous;
         this.fresh = fresh;
         this.settings = Map.copyOf(settings);
+    }
+
+    /**
+     * The servers in the default cache: on a loop-mounted file system of their own ({@code replicated.img} mounted
+     * at {@code replicated-fs}) where this machine allows one ({@link LoopFileSystem#unavailable()}), so a disk stall
+     * can freeze their writes alone; else in {@code replicated/}.
+     */
+    public static ReplicatedPostgres inCache(boolean withStandby, boolean synchronous, boolean fresh,
+                                             Map<String, String> settings) {
+        Path cache = LocalPostgres.defaultCacheDirectory();
+        if (LoopFileSystem.unavailable().isEmpty()) {
+            try {
+                Files.createDirectories(cache);
+                LoopFileSystem fs = LoopFileSystem.mount(cache.resolve("replicated.img"), cache.resolve("replicated-fs"));
+                return new ReplicatedPostgres(fs.mountPoint().resolve("replicated"), fs, withStandby, synchronous,
+                        fresh, settings);
+            } catch (IOException e) {
+                log.debug("no loop-mounted file system for the servers ({}); using {}", e.getMessage(), cache);
+            }
+        }
+        return new ReplicatedPostgres(null, null, withStandby, synchronous, fresh, settings);
+    }
+
+    /** The file system the data directories live on alone, when they have one (see {@link #inCache}). */
+    public Optional<LoopFileSystem> fileSystem() {
+        return Optional.ofNullable(fileSystem);
     }
 
     /** Starts the primary and, when asked, builds and starts the standby and waits until it streams. */

@@ -34,6 +34,12 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class TimelineCharts {
 
+    static {
+        // ImageIO's disk cache registers a JVM shutdown hook on first use, which throws "Shutdown in progress" when
+        // the report is written after Ctrl-C (the run writes what it measured while the JVM is going down).
+        javax.imageio.ImageIO.setUseCache(false);
+    }
+
     static final String THROUGHPUT = "throughput.png";
     static final String LATENCY = "latency.png";
     static final String GAUGE_PREFIX = "gauge-";

@@ -9,8 +9,8 @@ import java.util.Map;
  * One reporting interval ending {@code t} seconds after the run started, in the named phase: each operation's
  * figures, each latency observation's distribution (e.g. end-to-end), each gauge's value at the interval's end, and
  * the failures of the interval by class ({@code connection}, {@code ambiguous-commit}, {@code timeout}... as in the
- * result's errors, plus {@code retried} attempts and failed {@code reconnect} attempts), so a run through faults can
- * be read second by second. Intervals close at every phase boundary, so a phase's failures are the sum of its
+ * result's errors, plus {@code retried} attempts, failed {@code reconnect} attempts and sessions {@value #REOPENED}
+ * after a lost one), so a run through faults can be read second by second. Intervals close at every phase boundary, so a phase's failures are the sum of its
  * intervals'.
  */
 public record Interval(double t, double seconds, String phase, Map<String, IntervalOperation> operations,
@@ -18,6 +18,9 @@ public record Interval(double t, double seconds, String phase, Map<String, Inter
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Timing> observations,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> gauges,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> failures) {
+
+    /** The class in {@link #failures} counting sessions re-opened after one was lost (not a failure itself). */
+    public static final String REOPENED = "reopened";
 
     public Interval {
         // Keep the workload's order of operations (results and progress lines list them that way).

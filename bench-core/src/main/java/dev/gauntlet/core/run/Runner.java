@@ -652,6 +652,9 @@ public final class Runner<S> {
         try {
             c.session = target.open();
             c.reconnects = 0;
+            if (c.opens > 1) {
+                countFailure(dev.gauntlet.core.result.Interval.REOPENED);
+            }
             return true;
         } catch (Throwable e) {
             Failure f = target.classify(e);
