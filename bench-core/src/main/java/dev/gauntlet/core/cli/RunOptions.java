@@ -1,8 +1,13 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunPlan;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Option;
 
@@ -68,6 +73,26 @@ public final class RunOptions {
                     + "(e.g. the same plan once with a synchronous and once with an asynchronous standby).")
     String standby;
 
+    @Option(names = "--worker", paramLabel = "I/N",
+            description = {"This process runs part I of N of one run (0 <= I < N; not --workers, the threads), e.g. "
+                    + "--worker $(JOB_COMPLETION_INDEX)/4 in a Kubernetes Indexed Job. --clients, --rate and the "
+                    + "workload's own totals (TPC-C's warehouses) are the whole run's; each process takes a disjoint "
+                    + "part and uses seed + I. 'report merge' checks that the parts are complete and disjoint.",
+                    "Default: 0/1, the whole run."})
+    String worker;
+
+    @Option(names = "--start-at", paramLabel = "TIME",
+            description = "Wait until this wall-clock instant before starting (ISO-8601, e.g. 2026-11-25T15:00:00Z), "
+                    + "so the driver processes of one run measure the same window; the run starts there, warm-up "
+                    + "included. Default: start at once.")
+    String startAt;
+
+    @Option(names = "--prometheus-port", paramLabel = "PORT",
+            description = "Serve the run's figures live for Prometheus at http://HOST:PORT/metrics (operations, "
+                    + "errors by class, latency histograms, labelled by workload, worker and phase), updated every "
+                    + "--report-every. 0 takes a free port (printed). Default: none.")
+    Integer prometheusPort;
+
     private long chosenSeed;
 
     public int clients() {
@@ -89,6 +114,66 @@ public final class RunOptions {
             throw new BadInputException("--standby applies to runs with --plan");
         }
         return standby;
+    }
+
+    /** This process's part of the run ({@code --worker}); {@link WorkerShare#WHOLE} when it runs all of it. */
+    public WorkerShare share() {
+        if (worker == null) {
+            return WorkerShare.WHOLE;
+        }
+        try {
+            WorkerShare share = WorkerShare.parse(worker);
+            share.index();
+            return share;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new BadInputException("--worker: " + e.getMessage());
+        }
+    }
+
+    /** The port to serve Prometheus metrics on, or null for none. */
+    public Integer prometheusPort() {
+        if (prometheusPort != null && (prometheusPort < 0 || prometheusPort > 65535)) {
+            throw new BadInputException("--prometheus-port must be a port number, 0-65535 (got " + prometheusPort + ")");
+        }
+        return prometheusPort;
+    }
+
+    /** Refuses {@code --worker} for a workload that cannot split itself between processes yet, saying why. */
+    public void requireWhole(String why) {
+        if (share().count() > 1) {
+            throw new BadInputException("--worker " + share() + ": " + why);
+        }
+    }
+
+    /** When the run is to start ({@code --start-at}), or null to start at once. */
+    public Instant startAt() {
+        if (startAt == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(startAt.strip());
+        } catch (DateTimeParseException e) {
+            throw new BadInputException("--start-at '" + startAt + "' is not an ISO-8601 instant like "
+                    + "2026-11-25T15:00:00Z");
+        }
+    }
+
+    /**
+     * Sleeps until {@code --start-at}, saying so; returns at once without one. A time already past starts at once
+     * with a warning (the processes' windows will not line up), as late as it is.
+     */
+    public void awaitStart(PrintStream out) throws InterruptedException {
+        Instant at = startAt();
+        if (at == null) {
+            return;
+        }
+        long wait = Duration.between(Instant.now(), at).toMillis();
+        if (wait < 0) {
+            out.printf(Locale.ROOT, "warning: --start-at %s passed %.1f s ago; starting now%n", at, -wait / 1000.0);
+            return;
+        }
+        out.printf(Locale.ROOT, "Waiting %.1f s until %s (--start-at)...%n", wait / 1000.0, at);
+        Thread.sleep(wait);
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */
@@ -124,9 +209,17 @@ public final class RunOptions {
         if (maxAttempts < 1) {
             throw new BadInputException("--max-attempts must be at least 1 (got " + maxAttempts + ")");
         }
-        int threads = workers != null ? workers : Math.min(clients, 512);
-        RunPlan.Builder plan = RunPlan.builder().clients(clients, rate).workers(threads).warmup(warmup).ramp(ramp)
-                .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed());
+        WorkerShare share = share();
+        int mine = share.part(clients).size();
+        if (mine == 0) {
+            throw new BadInputException("--worker " + share + " gets none of the " + clients + " clients: give at least "
+                    + share.count() + " clients, one per worker");
+        }
+        // Each process paces its own clients: the whole run's rate, split as the clients are.
+        double myRate = rate * mine / clients;
+        int threads = workers != null ? workers : Math.min(mine, 512);
+        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).ramp(ramp)
+                .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed() + share.index());
         return (iterations > 0 ? plan.iterations(iterations) : plan.duration(duration)).build();
     }
 }

@@ -16,6 +16,8 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.prometheus.PrometheusEndpoint;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
@@ -83,6 +85,8 @@ public final class SqlBenchmark<P> {
     private final String workloadName;
     private final ConnectionOptions connection;
     private final RunOptions options;
+    /** The live metrics endpoint of the current run ({@code --prometheus-port}), or null. */
+    private PrometheusEndpoint live;
     private final Preparation<P> preparation;
     private PrintStream out = System.out;
     private String database;
@@ -244,6 +248,9 @@ public final class SqlBenchmark<P> {
         }
         RunPlan base = options.plan();
         options.standby();
+        if (options.startAt() != null && (experiment != null || search != null)) {
+            throw new BadInputException("--start-at starts one run: it cannot be combined with an experiment or a search");
+        }
         if (options.planFile() != null) {
             if (experiment != null || search != null) {
                 throw new BadInputException("--plan runs once: it cannot be combined with an experiment "
@@ -254,8 +261,14 @@ public final class SqlBenchmark<P> {
         }
         Path outDir = OutputDirectory.check(options.out() != null ? options.out()
                 : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));
+        Integer port = options.prometheusPort();
         try (AdversityRun faults = adversity;
+             PrometheusEndpoint endpoint = port == null ? null : liveMetrics(port);
              Database db = faults == null ? connection.open(database, out) : faults.open(connection, database, out)) {
+            live = endpoint;
+            if (endpoint != null) {
+                out.println("Prometheus metrics: http://localhost:" + endpoint.port() + "/metrics");
+            }
             serverCpu = ServerCpu.locate(db.settings()).orElse(null);
             P prepared = preparation.prepare(db, base);
             RunPlan runPlan = plan.apply(prepared, base);
@@ -268,11 +281,35 @@ public final class SqlBenchmark<P> {
             }
             if (experiment == null) {
                 beforeEachRun.accept(prepared, SINGLE);
+                awaitStart();
                 RunResult r = runOnce(db, prepared, runPlan, SINGLE, null, Map.of(), outDir);
                 return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
             }
             return runExperiment(db, prepared, runPlan, experiment, outDir);
         }
+    }
+
+    private PrometheusEndpoint liveMetrics(int port) {
+        try {
+            return PrometheusEndpoint.start(workloadName, options.share().label(), port);
+        } catch (java.io.UncheckedIOException e) {
+            throw new BadInputException("--prometheus-port: " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitStart() {
+        try {
+            options.awaitStart(out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted while waiting for --start-at", e);
+        }
+    }
+
+    /** The console's listener, and the Prometheus endpoint's when there is one. */
+    private Function<PrintStream, RunListener> listeners(Function<PrintStream, RunListener> console) {
+        PrometheusEndpoint endpoint = live;
+        return endpoint == null ? console : o -> RunListener.both(console.apply(o), endpoint);
     }
 
     /** Every SQL run's: round trips on the wire, and the server's CPU when it runs on this machine. */
@@ -285,6 +322,10 @@ public final class SqlBenchmark<P> {
         PoolMode pool = cell.level(POOL).map(l -> PoolMode.parse(l.name())).orElse(connection.pool());
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("pool", pool.name().toLowerCase(Locale.ROOT));
+        WorkerShare share = options.share();
+        if (share.count() > 1) {
+            p.put(WorkerShare.PARAMETER, share.label());
+        }
         if (pool != PoolMode.DIRECT) {
             p.put("poolSize", connection.poolSize());
         }
@@ -306,7 +347,7 @@ public final class SqlBenchmark<P> {
                     .probes(probes.apply(prepared)).probes(serverProbes())
                     .probes(adversity == null ? List.of() : adversity.probes(db))
                     .finish(r -> adversity == null ? finish.apply(prepared, r) : adversity.judge(finish.apply(prepared, r)))
-                    .progress(adversity == null ? progress : dev.gauntlet.core.run.TimelineProgress::new));
+                    .progress(listeners(adversity == null ? progress : dev.gauntlet.core.run.TimelineProgress::new)));
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.Properties;
  * pool shared by all clients, one connection borrowed per transaction (PgBouncer transaction pooling,
  * emulated). Through PgBouncer: every client opens its own connection to a {@link PgBouncer} this target started
  * and stops on {@link #close()}. Transactions are explicit: auto-commit off, commit after the operation, rollback
- * on failure.
+ * on failure; an operation that commits by itself ({@link Operation.Commit#IMPLICIT}, e.g. a procedure call) runs
+ * alone in auto-commit.
  */
 public final class JdbcTarget implements Target<Connection> {
 
@@ -165,6 +166,10 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public void transact(Connection session, Operation<Connection> operation, Attempt attempt) throws Exception {
+        if (operation.commit() != Operation.Commit.EXPLICIT) {
+            transactAlone(session, operation, attempt);
+            return;
+        }
         try {
             operation.execute(session, attempt);
         } catch (Exception e) {
@@ -180,6 +185,29 @@ public final class JdbcTarget implements Target<Connection> {
             }
             rollbackQuietly(session);
             throw e;
+        }
+    }
+
+    /**
+     * The operation as one statement in auto-commit: one round trip, no BEGIN or COMMIT of ours. A session lost
+     * while a writing statement ran leaves its commit unknown. Switching auto-commit on and off again costs no round
+     * trip while no transaction is open (pgjdbc only sends BEGIN with the next statement).
+     */
+    private static void transactAlone(Connection session, Operation<Connection> operation, Attempt attempt)
+            throws Exception {
+        session.setAutoCommit(true);
+        try {
+            operation.execute(session, attempt);
+        } catch (SQLException e) {
+            if (operation.commit() == Operation.Commit.IMPLICIT
+                    && SqlStates.classify(e).kind() == Failure.Kind.CONNECTION) {
+                throw new AmbiguousCommitException(e);
+            }
+            throw e;
+        } finally {
+            if (!session.isClosed()) {
+                session.setAutoCommit(false);
+            }
         }
     }
 

@@ -22,6 +22,13 @@ public final class ServerHealth implements GaugeProbe {
     private long lastWal = -1;
     private long lastNanos;
 
+    /**
+     * Physical standbys replaying: not a base backup streaming its WAL (it reports no replay position) and not a
+     * logical decoding client (a CDC consumer's lag is its own, not the standby's).
+     */
+    static final String STANDBYS = "FROM pg_stat_replication WHERE replay_lsn IS NOT NULL AND pid NOT IN "
+            + "(SELECT active_pid FROM pg_replication_slots WHERE slot_type = 'logical' AND active_pid IS NOT NULL)";
+
     public ServerHealth(ConnectionSettings settings) {
         this.settings = settings;
     }
@@ -40,8 +47,8 @@ public final class ServerHealth implements GaugeProbe {
         try (Statement s = connection.createStatement()) {
             Map<String, Long> figures = new LinkedHashMap<>();
             try (ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, "
-                    + "(SELECT max(pg_wal_lsn_diff(pg_current_wal_lsn(), coalesce(replay_lsn, '0/0')))::bigint "
-                    + "FROM pg_stat_replication), current_setting('server_version_num')::int")) {
+                    + "(SELECT max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn))::bigint "
+                    + STANDBYS + "), current_setting('server_version_num')::int")) {
                 rs.next();
                 long wal = rs.getLong(1);
                 long lag = rs.getLong(2);

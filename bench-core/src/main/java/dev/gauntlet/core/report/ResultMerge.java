@@ -16,6 +16,7 @@ import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
+import dev.gauntlet.core.result.WorkerShare;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -40,8 +41,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p>What cannot be merged is refused, with one line naming the problem: inputs of different workloads, variants
  * or reporting periods; the same run given twice (results carry a {@code runId}, and a merged result the ids of
- * every run in it); inputs whose measured windows do not all overlap (runs made one after the other are not
- * processes of one run, and summing them would double the throughput: compare them instead).
+ * every run in it); {@code --worker} shares that are not each there exactly once; inputs whose measured windows do
+ * not all overlap (runs made one after the other are not processes of one run, and summing them would double the
+ * throughput: compare them instead).
  *
  * <ul>
  *   <li>The merged measured time spans from the earliest measured start to the latest measured end, and
@@ -84,6 +86,7 @@ public final class ResultMerge {
         requireSame(runs, RunResult::workload, "workloads");
         requireSame(runs, RunResult::variant, "variants");
         requireSame(runs, r -> String.valueOf(r.parameters().get(REPORT_EVERY)), "reporting periods (--report-every)");
+        WorkerShare share = shares(runs);
         List<String> ids = distinctRunIds(runs);
         List<Window> windows = runs.stream().map(ResultMerge::window).toList();
         requireOverlap(runs, windows);
@@ -95,7 +98,7 @@ public final class ResultMerge {
         Metrics metrics = metrics(runs);
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
                 first.variant(), first.command(), earliest(runs), latest(runs), measured,
-                runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics),
+                runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics, share),
                 operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
                 phases(runs, origin), errors(runs), checks(runs), ids,
                 observations(runs.stream().map(RunResult::observations).toList()),
@@ -383,8 +386,40 @@ public final class ResultMerge {
         return merged;
     }
 
-    private static Map<String, Object> parameters(List<RunResult> runs, Metrics merged) {
+    /**
+     * The inputs' {@code --worker} shares together, or null when none records one (processes split by hand). Shares
+     * must all be there, each once: a missing worker would leave its part out of the totals, a doubled one count
+     * twice.
+     */
+    private static WorkerShare shares(List<RunResult> runs) {
+        List<RunResult> shared = runs.stream().filter(r -> r.parameters().containsKey(WorkerShare.PARAMETER)).toList();
+        if (shared.isEmpty()) {
+            return null;
+        }
+        if (shared.size() < runs.size()) {
+            int without = runs.indexOf(runs.stream().filter(r -> !shared.contains(r)).findFirst().orElseThrow());
+            throw new ResultFormatException("input " + (without + 1) + " records no --worker share while others do: "
+                    + "merge the parts of one split run");
+        }
+        WorkerShare all;
+        try {
+            all = WorkerShare.union(runs.stream().map(WorkerShare::of).toList());
+        } catch (IllegalArgumentException e) {
+            throw new ResultFormatException("cannot merge: " + e.getMessage());
+        }
+        if (!all.whole()) {
+            throw new ResultFormatException("the results are workers " + all.label() + " of a run: worker "
+                    + all.missing() + " is missing (its part would be left out of the totals)");
+        }
+        return all;
+    }
+
+    private static Map<String, Object> parameters(List<RunResult> runs, Metrics merged, WorkerShare share) {
         Map<String, Object> params = new LinkedHashMap<>(runs.get(0).parameters());
+        if (share != null) {
+            params.put(WorkerShare.PARAMETER, share.label());
+            params.put("clients", runs.stream().mapToInt(RunResult::clients).sum());
+        }
         params.remove(DROPPED_METRICS);
         params.remove(DIFFERING_PARAMETERS);
         params.put(MERGED_FROM, runs.stream().mapToLong(ResultMerge::processes).sum());
@@ -397,6 +432,10 @@ public final class ResultMerge {
         Set<String> keys = new TreeSet<>();
         runs.forEach(r -> keys.addAll(r.parameters().keySet()));
         keys.remove(MERGED_FROM);
+        keys.remove(WorkerShare.PARAMETER);
+        if (share != null) {
+            keys.remove("clients");
+        }
         String differing = keys.stream()
                 .filter(k -> runs.stream().map(r -> String.valueOf(r.parameters().get(k))).distinct().count() > 1)
                 .collect(Collectors.joining(", "));

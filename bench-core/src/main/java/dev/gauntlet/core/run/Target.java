@@ -19,7 +19,11 @@ public interface Target<S> extends AutoCloseable {
      */
     boolean sessionPerTransaction();
 
-    /** One attempt: begin, {@code operation.execute(session, attempt)}, commit; roll back on failure and rethrow. */
+    /**
+     * One attempt: begin, {@code operation.execute(session, attempt)}, commit; roll back on failure and rethrow.
+     * An operation whose {@link Operation#commit()} is not {@link Operation.Commit#EXPLICIT} runs as one statement
+     * the server commits itself, where the target supports that.
+     */
     void transact(S session, Operation<S> operation, Attempt attempt) throws Exception;
 
     /** The error policy's verdict on an exception thrown by {@link #open} or {@link #transact}. */

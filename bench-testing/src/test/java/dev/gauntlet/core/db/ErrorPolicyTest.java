@@ -189,6 +189,72 @@ class ErrorPolicyTest {
                 "clients reconnected and kept working after the kill");
     }
 
+    /** An operation of one statement, committed as {@code commit} says. */
+    private static Operation<Connection> alone(Operation.Commit commit, String sql) {
+        return new Operation<>() {
+            @Override
+            public String name() {
+                return "alone";
+            }
+
+            @Override
+            public Commit commit() {
+                return commit;
+            }
+
+            @Override
+            public void execute(Connection c, dev.gauntlet.core.run.Attempt attempt) throws SQLException {
+                try (Statement s = c.createStatement()) {
+                    s.execute(sql);
+                }
+            }
+        };
+    }
+
+    @Test
+    void aStatementThatCommitsItselfNeedsNoCommitAndASessionLostDuringItLeavesTheCommitUnknown() throws Exception {
+        try (JdbcTarget target = JdbcTarget.direct(settings())) {
+            Connection session = target.open();
+            long before = value(2);
+            target.transact(session, alone(Operation.Commit.IMPLICIT, "update counter set v = v + 1 where id = 2"),
+                    new dev.gauntlet.core.run.Attempt());
+            assertEquals(before + 1, value(2), "committed by the server as it answered");
+            assertTrue(!session.getAutoCommit(), "the session is back in explicit transactions");
+
+            // The session is killed while a writing statement runs in auto-commit: whether it committed is unknown.
+            CompletableFuture<Void> killer = killAfter(session, 500);
+            Exception lost = assertThrows(Exception.class, () -> target.transact(session,
+                    alone(Operation.Commit.IMPLICIT, "select pg_sleep(5)"), new dev.gauntlet.core.run.Attempt()));
+            killer.get(10, TimeUnit.SECONDS);
+            assertEquals(Failure.Kind.AMBIGUOUS_COMMIT, target.classify(lost).kind(), lost.toString());
+            target.release(session, true);
+
+            // A read-only one has nothing to commit: the same loss is a plain connection error.
+            Connection reader = target.open();
+            CompletableFuture<Void> second = killAfter(reader, 500);
+            Exception readLost = assertThrows(Exception.class, () -> target.transact(reader,
+                    alone(Operation.Commit.NONE, "select pg_sleep(5)"), new dev.gauntlet.core.run.Attempt()));
+            second.get(10, TimeUnit.SECONDS);
+            assertEquals(Failure.Kind.CONNECTION, target.classify(readLost).kind(), readLost.toString());
+            target.release(reader, true);
+        }
+    }
+
+    /** Terminates {@code session}'s backend after {@code millis}. */
+    private static CompletableFuture<Void> killAfter(Connection session, long millis) throws SQLException {
+        int pid = session.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+        return CompletableFuture.runAsync(() -> {
+            try {
+                Thread.sleep(millis);
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    s.execute("select pg_terminate_backend(" + pid + ")");
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     @Test
     void aRunSurvivesARestartOfItsDatabase() throws Exception {
         Workload<Connection> increment = workload("increment", c -> {

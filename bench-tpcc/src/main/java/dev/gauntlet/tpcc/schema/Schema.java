@@ -98,6 +98,29 @@ public final class Schema {
         }
     }
 
+    /**
+     * True when the tables exist with their primary keys and secondary indexes: the load's last step is done (a run
+     * waiting for another process's load starts only then).
+     */
+    public static boolean indexed(Connection c) throws SQLException {
+        if (!exists(c)) {
+            return false;
+        }
+        for (Table t : TABLES) {
+            if (t.primaryKey() != null && !hasPrimaryKey(c, t)) {
+                return false;
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_indexes "
+                + "WHERE schemaname = current_schema() AND indexname = ANY (?)")) {
+            s.setArray(1, c.createArrayOf("varchar", INDEXES.stream().map(Index::name).toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == INDEXES.size();
+            }
+        }
+    }
+
     /** Creates whatever tables are missing (keys up front only where the dialect needs them). */
     public void create(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {

@@ -42,8 +42,9 @@ public final class NewOrder implements TransactionMode.Procedural {
      * The whole order in one statement, one round trip: the district's next order id, the order and its new_order
      * row, the customer and warehouse read, every line's stock updated (joined with its item, in key order so
      * concurrent orders do not deadlock) and every line inserted from what that update returned. It answers the
-     * order id, whether the customer was found, and the stock rows it found (supplying warehouse and item packed in
-     * a long): an unused item id matches no stock row, so fewer come back than lines were ordered.
+     * order id, whether the customer was found, how many stock rows it updated and, only when that is fewer than
+     * the lines ordered, which (supplying warehouse and item packed in a long): an unused item id matches no stock row. Each line's item,
+     * supplying warehouse and quantity are bound once, as three arrays.
      */
     private static final String[] ORDER = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
@@ -61,17 +62,18 @@ public final class NewOrder implements TransactionMode.Procedural {
                     + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?), "
                     + "s AS (UPDATE stock SET "
                     + "s_quantity = CASE WHEN s_quantity >= v.q + 10 THEN s_quantity - v.q ELSE s_quantity - v.q + 91 END, "
-                    + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + v.remote "
-                    + "FROM unnest(?::int[], ?::int[], ?::int[], ?::int[]) AS v(i, w, q, remote) "
+                    + "s_ytd = s_ytd + v.q, s_order_cnt = s_order_cnt + 1, "
+                    + "s_remote_cnt = s_remote_cnt + CASE WHEN v.w = ? THEN 0 ELSE 1 END "
+                    + "FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS v(i, w, q, n) "
                     + "JOIN item ON i_id = v.i WHERE s_i_id = v.i AND s_w_id = v.w "
-                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d AS dist, i_price), ", d)
+                    + String.format("RETURNING s_i_id, s_w_id, s_dist_%02d AS dist, i_price, v.q, v.n), ", d)
                     + "l AS (INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
                     + "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
-                    + "SELECT n.no_o_id, ?, ?, v.n, v.i, v.w, NULL, v.q, s.i_price * v.q, s.dist "
-                    + "FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS v(i, w, q, n) "
-                    + "JOIN s ON s.s_i_id = v.i AND s.s_w_id = v.w CROSS JOIN n RETURNING 1) "
+                    + "SELECT n.no_o_id, ?, ?, s.n, s.s_i_id, s.s_w_id, NULL, s.q, s.i_price * s.q, s.dist "
+                    + "FROM s CROSS JOIN n) "
                     + "SELECT (SELECT no_o_id FROM n), (SELECT count(*) FROM c), "
-                    + "(SELECT array_agg(s_w_id::bigint << 32 | s_i_id) FROM s), (SELECT count(*) FROM l)";
+                    + "(SELECT count(*) FROM s), "
+                    + "(SELECT CASE WHEN count(*) < ? THEN array_agg(s_w_id::bigint << 32 | s_i_id) END FROM s)";
         }
     }
 
@@ -133,9 +135,10 @@ public final class NewOrder implements TransactionMode.Procedural {
         for (Line l : lines) {
             allLocal &= l.supplyWarehouse() == warehouse;
         }
-        Array items = ints(c, Line::item);
-        Array supply = ints(c, Line::supplyWarehouse);
-        Array quantities = ints(c, Line::quantity);
+        int[] items = ints(Line::item);
+        int[] supply = ints(Line::supplyWarehouse);
+        int[] quantities = ints(Line::quantity);
+        int stocked;
         Set<Long> found = new HashSet<>();
         try (PreparedStatement s = c.prepareStatement(ORDER[district])) {
             int i = 0;
@@ -151,15 +154,13 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setInt(++i, warehouse);
             s.setInt(++i, district);
             s.setInt(++i, customer);
-            s.setArray(++i, items);
-            s.setArray(++i, supply);
-            s.setArray(++i, quantities);
-            s.setArray(++i, ints(c, l -> l.supplyWarehouse() == warehouse ? 0 : 1));
+            s.setInt(++i, warehouse);
+            s.setObject(++i, items);
+            s.setObject(++i, supply);
+            s.setObject(++i, quantities);
             s.setInt(++i, district);
             s.setInt(++i, warehouse);
-            s.setArray(++i, items);
-            s.setArray(++i, supply);
-            s.setArray(++i, quantities);
+            s.setInt(++i, lines.length);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 orderId = rs.getInt(1);
@@ -168,13 +169,17 @@ public final class NewOrder implements TransactionMode.Procedural {
                             + " not found");
                 }
                 // The taxes, discount and credit are read as clause 2.4.2.2 says; no terminal shows the total.
-                Array keys = rs.getArray(3);
+                stocked = rs.getInt(3);
+                // Which stock rows were found is only sent when some were not (1% of orders).
+                Array keys = rs.getArray(4);
                 if (keys != null) {
-                    for (Long key : (Long[]) keys.getArray()) {
-                        found.add(key);
-                    }
+                    found.addAll(Arrays.asList((Long[]) keys.getArray()));
                 }
             }
+        }
+        if (stocked == lines.length && !rollback) {
+            placed = orderId;
+            return;
         }
         List<Line> missing = Arrays.stream(lines).filter(l -> !found.contains(key(l.supplyWarehouse(), l.item())))
                 .toList();
@@ -190,9 +195,9 @@ public final class NewOrder implements TransactionMode.Procedural {
     }
 
     /**
-     * The transaction as one call of {@code tpcc_new_order}. Missing stock rows come back as an error listing them
-     * (the whole transaction is then rolled back): the unused item id alone is the expected rollback, anything else
-     * damaged data, told apart exactly as the statements do.
+     * The transaction as one call of {@code tpcc_new_order}, on a connection in a transaction or in auto-commit.
+     * Missing stock rows come back as an error listing them (the whole transaction is then rolled back): the unused
+     * item id alone is the expected rollback, anything else damaged data, told apart exactly as the statements do.
      */
     @Override
     public void call(Connection c) throws SQLException {
@@ -202,9 +207,9 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setInt(1, warehouse);
             s.setInt(2, district);
             s.setInt(3, customer);
-            s.setArray(4, ints(c, Line::item));
-            s.setArray(5, ints(c, Line::supplyWarehouse));
-            s.setArray(6, ints(c, Line::quantity));
+            s.setObject(4, ints(Line::item));
+            s.setObject(5, ints(Line::supplyWarehouse));
+            s.setObject(6, ints(Line::quantity));
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 orderId = rs.getInt(1);
@@ -213,7 +218,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             if (!Procedures.MISSING_STOCK.equals(e.getSQLState())) {
                 throw e;
             }
-            c.rollback();
+            rollBack(c);
             List<Line> missing = missingLines(e);
             if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
                 return; // clause 2.4.2.3: rolled back, not an error
@@ -221,10 +226,17 @@ public final class NewOrder implements TransactionMode.Procedural {
             throw damaged(c, missing);
         }
         if (rollback) {
-            c.rollback();
+            rollBack(c); // too late in auto-commit: the unused item id exists, and the run stops on damaged data
             throw damaged(c, List.of());
         }
         placed = orderId;
+    }
+
+    /** Rolls back an open transaction; in auto-commit the failed call was rolled back by the server already. */
+    private static void rollBack(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
     }
 
     /** The lines {@code tpcc_new_order} found no stock for, from its {@code missing stock: item@warehouse,...}. */
@@ -281,12 +293,13 @@ public final class NewOrder implements TransactionMode.Procedural {
                 + String.join(", ", what) + " (only item " + Scale.UNUSED_ITEM_ID + " is meant to be missing)");
     }
 
-    private Array ints(Connection c, java.util.function.ToIntFunction<Line> field) throws SQLException {
-        Integer[] values = new Integer[lines.length];
+    /** One field of every line, bound as an {@code int4[]} (pgjdbc sends a primitive array in binary, unboxed). */
+    private int[] ints(java.util.function.ToIntFunction<Line> field) {
+        int[] values = new int[lines.length];
         for (int i = 0; i < lines.length; i++) {
             values[i] = field.applyAsInt(lines[i]);
         }
-        return c.createArrayOf("int4", values);
+        return values;
     }
 
     /** What this transaction did, counted once it commits. */

@@ -35,6 +35,17 @@ final class StockLevel implements TransactionMode.Procedural {
     }
 
     @Override
+    public boolean readOnly() {
+        return true;
+    }
+
+    /** One statement that only reads: nothing to commit, no COMMIT round trip. */
+    @Override
+    public Commit commit() {
+        return Commit.NONE;
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

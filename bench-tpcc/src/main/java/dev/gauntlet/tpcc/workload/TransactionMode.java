@@ -8,8 +8,11 @@ import java.util.Locale;
 
 /**
  * How a terminal's transaction reaches the database. {@code statements}: the transaction's own statements from the
- * driver (two to five round trips and a COMMIT). {@code procedures}: one call of its PL/pgSQL function (see
- * {@code procedures.sql}) with the same inputs, then COMMIT, as HammerDB runs TPC-C on PostgreSQL.
+ * driver: New-Order (one statement) and Delivery (up to five) then COMMIT; Payment, Order-Status and Stock-Level are
+ * one statement each, run in auto-commit, one round trip. {@code procedures}: one call of its PL/pgSQL function (see
+ * {@code procedures.sql}) with the same inputs, as HammerDB runs TPC-C on PostgreSQL, in auto-commit: the server
+ * commits as it answers, so a transaction is one round trip (a session lost during a writing call is an ambiguous
+ * commit).
  */
 public enum TransactionMode {
 
@@ -38,8 +41,13 @@ public enum TransactionMode {
     /** A transaction that also runs as one call of its function. */
     interface Procedural extends Operation<Connection> {
 
-        /** The transaction as one function call, on a connection the caller commits or rolls back. */
+        /** The transaction as one function call, in auto-commit or on a connection the caller commits. */
         void call(Connection c) throws SQLException;
+
+        /** True when the transaction only reads: its call then has nothing to commit. */
+        default boolean readOnly() {
+            return false;
+        }
 
         /** What this transaction did, counted once it commits. */
         void committed(dev.gauntlet.core.metrics.Counters counters);
@@ -55,6 +63,11 @@ public enum TransactionMode {
         @Override
         public String name() {
             return transaction.name();
+        }
+
+        @Override
+        public Commit commit() {
+            return transaction.readOnly() ? Commit.NONE : Commit.IMPLICIT;
         }
 
         @Override
