@@ -1,5 +1,6 @@
 package dev.gauntlet.tpcc;
 
+import dev.gauntlet.core.host.Executables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,7 +54,7 @@ class DeploymentManifestsTest {
     void manifestsAreValidKubernetesObjects() throws Exception {
         List<Path> manifests = manifests();
         assertEquals(6, manifests.size(), manifests.toString());
-        String validator = findOnPath("kubernetes-validate");
+        String validator = Executables.find("kubernetes-validate").map(Path::toString).orElse(null);
         Assumptions.assumeTrue(validator != null, "kubernetes-validate is not installed (pip install kubernetes-validate;"
                 + " .ci/run installs it): the manifests' schema validation is skipped");
         List<String> command = new ArrayList<>(List.of(validator, "--strict"));
@@ -144,15 +145,5 @@ class DeploymentManifestsTest {
             }
             assertTrue(served.containsAll(queried), "queried " + queried + ", served " + served);
         }
-    }
-
-    static String findOnPath(String program) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            Path p = Path.of(dir, program);
-            if (Files.isExecutable(p)) {
-                return p.toString();
-            }
-        }
-        return null;
     }
 }

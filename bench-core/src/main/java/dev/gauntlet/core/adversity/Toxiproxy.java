@@ -1,7 +1,7 @@
 package dev.gauntlet.core.adversity;
 
+import dev.gauntlet.core.host.Executables;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -51,12 +51,9 @@ public final class Toxiproxy implements AutoCloseable {
             Path p = Path.of(env);
             return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
         }
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(File.pathSeparator)) {
-            Path p = Path.of(dir.isEmpty() ? "." : dir, "toxiproxy-server");
-            if (Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
+        Optional<Path> onPath = Executables.find("toxiproxy-server");
+        if (onPath.isPresent()) {
+            return onPath;
         }
         Path go = Path.of(System.getProperty("user.home"), "go", "bin", "server");
         return Files.isExecutable(go) && looksLikeToxiproxy(go) ? Optional.of(go) : Optional.empty();

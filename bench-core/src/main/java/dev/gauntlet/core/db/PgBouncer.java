@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.host.Executables;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -80,17 +80,7 @@ public final class PgBouncer implements AutoCloseable {
 
     /** The {@code pgbouncer} executable: on the PATH, else in /usr/sbin, /usr/local/sbin or /usr/bin. */
     public static Optional<Path> binary() {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin"));
-        return dirs.stream()
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "pgbouncer"))
-                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
-                .findFirst();
+        return Executables.find("pgbouncer", "/usr/sbin", "/usr/local/sbin", "/usr/bin");
     }
 
     /** Throws a one-line {@link IllegalStateException}, naming the package to install, unless {@link #binary()} finds it. */

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.host.Executables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -177,16 +178,6 @@ final class ServerAccount {
     }
 
     private static Optional<Path> findExecutable(String name) {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(":")));
-        }
-        dirs.addAll(List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin"));
-        return dirs.stream()
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, name))
-                .filter(Files::isExecutable)
-                .findFirst();
+        return Executables.find(name, "/usr/bin", "/bin", "/usr/sbin", "/sbin");
     }
 }

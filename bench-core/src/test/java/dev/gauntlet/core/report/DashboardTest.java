@@ -1,5 +1,6 @@
 package dev.gauntlet.core.report;
 
+import dev.gauntlet.core.host.Executables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -11,7 +12,6 @@ import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -301,16 +301,7 @@ class DashboardTest {
 
     /** Debian's chromium, or Ubuntu's chromium-browser, on the PATH. */
     private static Optional<Path> chromium() {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String name : List.of("chromium", "chromium-browser")) {
-            for (String dir : path.split(File.pathSeparator)) {
-                Path candidate = Path.of(dir, name);
-                if (!dir.isEmpty() && Files.isExecutable(candidate)) {
-                    return Optional.of(candidate);
-                }
-            }
-        }
-        return Optional.empty();
+        return Executables.find("chromium").or(() -> Executables.find("chromium-browser"));
     }
 
     private String dumpDom(Path chromium, Path page) throws IOException, InterruptedException {

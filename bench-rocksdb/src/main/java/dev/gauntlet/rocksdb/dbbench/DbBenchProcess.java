@@ -1,5 +1,6 @@
 package dev.gauntlet.rocksdb.dbbench;
 
+import dev.gauntlet.core.host.Executables;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.rocksdb.fill.FillSettings;
 import java.io.File;
@@ -40,20 +41,7 @@ public final class DbBenchProcess {
             Path p = Path.of(command);
             return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
         }
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(dir, command);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return Executables.find(command);
     }
 
     public Path executable() {

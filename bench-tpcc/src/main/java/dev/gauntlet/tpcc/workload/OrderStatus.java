@@ -53,11 +53,6 @@ final class OrderStatus implements TransactionMode.Procedural {
                 + "LEFT JOIN order_line ON ol_w_id = ? AND ol_d_id = ? AND ol_o_id = o.o_id";
     }
 
-    @Override
-    public boolean readOnly() {
-        return true;
-    }
-
     /** One statement that only reads: nothing to commit, no COMMIT round trip. */
     @Override
     public Commit commit() {

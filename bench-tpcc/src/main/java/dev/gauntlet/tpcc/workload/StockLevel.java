@@ -34,11 +34,6 @@ final class StockLevel implements TransactionMode.Procedural {
         return new StockLevel(home.warehouse(), home.district(), r.uniform(10, 20));
     }
 
-    @Override
-    public boolean readOnly() {
-        return true;
-    }
-
     /** One statement that only reads: nothing to commit, no COMMIT round trip. */
     @Override
     public Commit commit() {

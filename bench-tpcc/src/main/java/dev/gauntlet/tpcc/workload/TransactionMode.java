@@ -44,11 +44,6 @@ public enum TransactionMode {
         /** The transaction as one function call, in auto-commit or on a connection the caller commits. */
         void call(Connection c) throws SQLException;
 
-        /** True when the transaction only reads: its call then has nothing to commit. */
-        default boolean readOnly() {
-            return false;
-        }
-
         /** What this transaction did, counted once it commits. */
         void committed(dev.gauntlet.core.metrics.Counters counters);
 
@@ -67,7 +62,8 @@ public enum TransactionMode {
 
         @Override
         public Commit commit() {
-            return transaction.readOnly() ? Commit.NONE : Commit.IMPLICIT;
+            // One call: committed by the server as it answers, unless the transaction only reads.
+            return transaction.commit() == Commit.NONE ? Commit.NONE : Commit.IMPLICIT;
         }
 
         @Override

@@ -1,0 +1,2 @@
+/** The machine the driver runs on: programs found on it. Depends on nothing else in Gauntlet. */
+package dev.gauntlet.core.host;
