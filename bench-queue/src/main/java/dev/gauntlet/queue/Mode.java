@@ -1,11 +1,13 @@
 package dev.gauntlet.queue;
 
+import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.checks.DeliveryChecks;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What differs between PostgreSQL as a pub/sub log and as a work queue: the tables, the workload, how far behind
@@ -17,13 +19,16 @@ interface Mode {
     /** {@code pubsub} or {@code queue}, as {@code --mode} takes it. */
     String name();
 
-    /** Drops any existing tables and creates empty ones, with a new ledger: every run starts from nothing. */
-    void fresh(Connection c) throws SQLException;
+    /** Drops any existing tables and creates empty ones: every run starts from nothing (with --worker, once, by worker 0). */
+    void createTables(Connection c) throws SQLException;
 
-    /** The run's workload, recording into the ledger {@link #fresh} made. */
+    /** A new ledger for the run about to start. */
+    void openLedger();
+
+    /** The run's workload, recording into the ledger {@link #openLedger} made. */
     Workload<Connection> workload();
 
-    /** How many reader clients the run has. */
+    /** How many reader clients the run has (in this process). */
     int readers();
 
     /** The read operation of each group, by the suffix its figures carry ({@code G1}...); one entry, "", for a queue. */
@@ -32,8 +37,12 @@ interface Mode {
     /** The messages each group still has to read, by group ({@code g1}... or {@code queue}). */
     Map<String, Long> backlog(Connection c) throws SQLException;
 
-    /** Delivery verified from the ledger against the tables. */
-    DeliveryChecks.Delivery verify(Connection c) throws SQLException;
+    /**
+     * Delivery verified from the ledger against the tables; empty when another process of a split run verifies it.
+     *
+     * @param split where the processes of a run split with {@code --worker} meet; null when this process runs it all
+     */
+    Optional<DeliveryChecks.Delivery> verify(Connection c, Rendezvous split) throws SQLException;
 
     /** The tables whose sizes, dead tuples and vacuum runs are watched, as LIKE patterns. */
     List<String> tables();

@@ -9,6 +9,7 @@ import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.PostgresGauges;
+import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.experiment.Cell;
@@ -16,6 +17,7 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunPlan;
@@ -49,14 +51,21 @@ import picocli.CommandLine.Spec;
                         + "message from the producer's timestamp (when its batch was due, so a throttled writer's "
                         + "queueing counts), empty polls, lag per group, and the server's table sizes, dead tuples, "
                         + "vacuum runs and WAL over time; then verifies delivery (none lost, none twice). Each run "
-                        + "starts from empty tables."},
+                        + "starts from empty tables.",
+                "Split between processes (--worker I/N, all with the same --start-at): worker 0 creates the tables, "
+                        + "the others wait for them; each process runs its part of --writers, --readers and "
+                        + "--throttle-writes. pubsub: each writes and reads its part of the partitions and verifies "
+                        + "them; queue: readers compete for every process's messages, and worker 0 verifies delivery "
+                        + "over all the processes' ledgers. Then report merge."},
         footer = {"", "Examples:",
                 "  bench-queue run --writers 10 --partitions 4 --consumer-groups 5 --readers 4 --write-batch 100 "
                         + "--read-batch 200 --payload 1024 --throttle-writes 5000 --duration 5m --warmup 30s",
                 "  bench-queue run --mode queue --ack delete --writers 10 --readers 20 --throttle-writes 5000",
                 "  bench-queue run --find-max-rate --duration 30s --warmup 5s --max-write-p99 100ms",
                 "  bench-queue run --duration 30m --retention consumed --drain --cost-per-hour 0.118 --storage-gb 450 "
-                        + "--storage-cost-per-gb-month 0.08"})
+                        + "--storage-cost-per-gb-month 0.08",
+                "  bench-queue run --worker 0/2 --start-at 2026-11-25T15:00:00Z --out w0   # and --worker 1/2 "
+                        + "elsewhere, then: bench-queue report merge w0 w1"})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin
@@ -128,26 +137,38 @@ public final class RunCommand implements Callable<Integer> {
             description = "The disk's price per GB-month for the cost section.")
     double storageCostPerGbMonth;
 
-    /** What the runs share: the database, the mode (with the current run's ledger) and the current write rate. */
+    /**
+     * What the runs share: the database, the mode (with the current run's ledger), the current write rate (this
+     * process's part of it), and where the processes of a split run meet (null when this one runs it all).
+     */
     static final class Setup {
         final Database db;
         final Mode mode;
+        final Rendezvous split;
         double throttle;
 
-        Setup(Database db, Mode mode, double throttle) {
+        Setup(Database db, Mode mode, double throttle, Rendezvous split) {
             this.db = db;
             this.mode = mode;
             this.throttle = throttle;
+            this.split = split;
         }
     }
 
+    /** The step at which worker 0 of a split run has created the tables. */
+    static final String TABLES_CREATED = "queue tables created";
+
     private Mode mode;
+    private WorkerShare share;
+    /** This process's writers: all of --writers, or its part with --worker. */
+    private int writersHere;
 
     @Override
     public Integer call() {
         mode = validate();
         SqlBenchmark<Setup> benchmark = SqlBenchmark.of(spec, QueueCommand.NAME, connection, options,
-                        (db, plan) -> new Setup(db, mode, throttle))
+                        (db, plan) -> new Setup(db, mode, throttle * writersHere / writers, share.whole() ? null
+                                : new Rendezvous(db.settings(), options.startAt(), share, System.out)))
                 .experiments(experiments, List.of(), "Each run started from empty tables.")
                 .plan((s, plan) -> plan(plan, s.throttle))
                 .beforeEachRun(this::fresh)
@@ -163,9 +184,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Mode validate() {
-        options.requireWhole("bench-queue does not split a run between processes yet (each would recreate the tables "
-                + "and check deliveries against its own ledger only); run one process");
         var parsed = spec.commandLine().getParseResult();
+        options.rolesOwnClients();
         for (String core : List.of("--clients", "--rate")) {
             if (parsed.hasMatchedOption(core)) {
                 throw new BadInputException(core + " does not apply: use --writers, --readers and --throttle-writes");
@@ -202,9 +222,43 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--retention must be none or consumed (got '" + retention + "')");
         }
         layout.validate(List.of("--retention"));
+        share = options.share();
+        if (!share.whole()) {
+            if (options.startAt() == null) {
+                throw new BadInputException("--worker " + share + " needs --start-at: the instant every worker starts "
+                        + "at names the run they join (worker 0 creates its tables, the others wait for them)");
+            }
+            if (findMaxRate) {
+                throw new BadInputException("--find-max-rate makes its own runs one after another: it does not split "
+                        + "between processes (--worker)");
+            }
+        }
+        writersHere = part("--writers", writers);
+        int readersHere = part(layout.pubsub() ? "--readers (per consumer group)" : "--readers", readers);
         Shape shape = new Shape(writeBatch, readBatch, payload, pollInterval);
-        return layout.pubsub() ? new PubSubMode(shape, layout.partitions, layout.groups, readers,
-                retention.equals("consumed") ? retentionEvery : null) : new WorkQueueMode(shape, readers, layout.ackMode());
+        if (layout.pubsub()) {
+            WorkerShare.Range partitions = share.part(layout.partitions);
+            if (partitions.size() == 0) {
+                throw new BadInputException("--worker " + share + " gets none of the " + layout.partitions
+                        + " partitions: each worker writes and reads partitions of its own, so give at least "
+                        + share.count() + " --partitions");
+            }
+            return new PubSubMode(shape, layout.partitions, partitions, layout.groups, readersHere,
+                    retention.equals("consumed") ? retentionEvery : null);
+        }
+        // Worker 0 waits for the others' ledgers as long as their runs and drains may take, and a grace period.
+        Duration runLength = options.plan().length().plus(drain != null ? drain : Duration.ZERO);
+        return new WorkQueueMode(shape, readersHere, layout.ackMode(), runLength);
+    }
+
+    /** This process's part of {@code total} clients of {@code option}; at least one, or one line and exit 2. */
+    private int part(String option, int total) {
+        int mine = share.part(total).size();
+        if (mine == 0) {
+            throw new BadInputException("--worker " + share + " gets none of the " + total + " " + option
+                    + ": give at least " + share.count() + ", one per worker");
+        }
+        return mine;
     }
 
     private static void positive(String option, int value) {
@@ -221,8 +275,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Readers first, writers once every reader has polled, and the retention client when retention is on. */
     RunPlan plan(RunPlan base, double msgPerSecond) {
-        Role writerRole = (msgPerSecond > 0 ? Role.openLoop(PubSubWorkload.WRITERS, writers, msgPerSecond / writeBatch)
-                : Role.closedLoop(PubSubWorkload.WRITERS, writers)).startingAfter(PubSubWorkload.READERS);
+        Role writerRole = (msgPerSecond > 0 ? Role.openLoop(PubSubWorkload.WRITERS, writersHere,
+                msgPerSecond / writeBatch) : Role.closedLoop(PubSubWorkload.WRITERS, writersHere))
+                .startingAfter(PubSubWorkload.READERS);
         List<Role> roles = new ArrayList<>(List.of(Role.closedLoop(PubSubWorkload.READERS, mode.readers()),
                 writerRole));
         if (layout.pubsub() && retention.equals("consumed")) {
@@ -235,19 +290,30 @@ public final class RunCommand implements Callable<Integer> {
         return b.build();
     }
 
-    /** Every run starts from empty tables, with a ledger of its own. */
+    /**
+     * Every run starts from empty tables, with a ledger of its own. A split run's tables are created once, by worker
+     * 0; the other processes wait until it says they are (up to 10 minutes past --start-at).
+     */
     private void fresh(Setup s, Cell cell) {
-        try (Connection c = s.db.settings().connectForAdmin()) {
-            s.mode.fresh(c);
-        } catch (SQLException e) {
-            throw new RunFailedException("cannot create the " + s.mode.name() + " tables: " + SqlStates.message(e), e);
+        Runnable create = () -> {
+            try (Connection c = s.db.settings().connectForAdmin()) {
+                s.mode.createTables(c);
+            } catch (SQLException e) {
+                throw new RunFailedException("cannot create the " + s.mode.name() + " tables: " + SqlStates.message(e), e);
+            }
+        };
+        if (s.split == null) {
+            create.run();
+        } else {
+            s.split.afterWorkerZero(TABLES_CREATED, create, "worker 0 to create the " + s.mode.name() + " tables");
         }
+        s.mode.openLedger();
     }
 
     private Map<String, Object> parameters(Setup s) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("mode", s.mode.name());
-        p.put("writers", writers);
+        p.put("writers", writersHere);
         p.putAll(s.mode.parameters());
         p.put("writeBatch", writeBatch);
         p.put("readBatch", readBatch);
@@ -278,9 +344,10 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         try (Connection c = s.db.settings().connectForAdmin()) {
-            DeliveryChecks.Delivery delivery = s.mode.verify(c);
-            checks.addAll(delivery.checks());
-            System.out.println(delivery.line());
+            var delivery = s.mode.verify(c, s.split);
+            delivery.ifPresent(d -> checks.addAll(d.checks()));
+            System.out.println(delivery.map(DeliveryChecks.Delivery::line).orElse("Delivery: verified by worker 0/"
+                    + share.count() + " over every worker's ledger"));
         } catch (SQLException e) {
             checks.add(Check.fail("delivery", "could not be verified: " + SqlStates.message(e)));
         }

@@ -5,11 +5,11 @@ import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.DurationConverter;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.NameList;
-import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.db.Database;
+import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
@@ -18,14 +18,15 @@ import dev.gauntlet.core.experiment.Level;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.tpcc.checks.ConsistencyChecks;
+import dev.gauntlet.tpcc.checks.NothingLost;
 import dev.gauntlet.tpcc.figures.MixAudit;
 import dev.gauntlet.tpcc.figures.ServerNewOrders;
 import dev.gauntlet.tpcc.figures.TpccFigures;
 import dev.gauntlet.tpcc.schema.LoadRecord;
 import dev.gauntlet.tpcc.schema.Schema;
-import dev.gauntlet.tpcc.checks.NothingLost;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
 import dev.gauntlet.tpcc.workload.Dialect;
 import dev.gauntlet.tpcc.workload.Isolation;
@@ -261,34 +262,10 @@ public final class RunCommand implements Callable<Integer> {
      * {@code --load-timeout} passes.
      */
     private void awaitLoad(Database db, int warehouses, WorkerShare share) {
-        long deadline = System.nanoTime() + loadTimeout.toNanos();
-        long nextNote = 0;
-        while (true) {
-            try (Connection c = db.settings().connectForAdmin()) {
-                if (Schema.indexed(c) && LoadRecord.read(c).warehouses() >= warehouses) {
-                    return;
-                }
-            } catch (SQLException e) {
-                // Tables appear and keys are built while we look: ask again.
-            }
-            long now = System.nanoTime();
-            if (now > deadline) {
-                throw new RunFailedException("worker " + share + ": the load of " + warehouses + " warehouse(s) did "
-                        + "not finish within " + DurationConverter.format(loadTimeout) + " (--load-timeout); "
-                        + "worker 0 loads with --init, or run init first");
-            }
-            if (now >= nextNote) {
-                System.out.println("worker " + share + ": waiting for the load of " + warehouses
-                        + " warehouse(s) (worker 0 with --init, or an init job)...");
-                nextNote = now + 30_000_000_000L;
-            }
-            try {
-                Thread.sleep(2000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RunFailedException("interrupted while waiting for the load", e);
-            }
-        }
+        Rendezvous.until(db.settings(), c -> Schema.indexed(c) && LoadRecord.read(c).warehouses() >= warehouses,
+                loadTimeout, "worker " + share + ": waiting for the load of " + warehouses + " warehouse(s) by worker 0 "
+                        + "with --init or by an init job (--load-timeout " + DurationConverter.format(loadTimeout) + ")",
+                System.out);
     }
 
     private static LoadRecord loadRecord(Database db) {

@@ -7,8 +7,8 @@ import dev.gauntlet.core.result.Check;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.nio.charset.StandardCharsets;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,11 +22,15 @@ import org.postgresql.copy.PGCopyOutputStream;
  * and archived, a status row for every live event and an event for every status row, only terminal events archived,
  * each payload's lifecycle equal to its status, and the flat columns equal to the payload's values. With the run's
  * {@link EventLedger} copied in beside them: every event the driver added is in the events table or the archive, and
- * nothing is there the driver did not add.
+ * nothing is there the driver did not add. A run split between processes ({@code --worker}) checks once, against
+ * every process's ledger stored in {@value #SHARED_LEDGERS}: any process's clients process and archive any process's
+ * events.
  */
 public final class EventChecks {
 
     private static final String LEDGER = "te_ledger";
+    /** The ledgers of a split run's processes, by worker. */
+    static final String SHARED_LEDGERS = "te_ledgers";
 
     private EventChecks() {
     }
@@ -72,31 +76,63 @@ public final class EventChecks {
             s.execute("DROP TABLE IF EXISTS " + LEDGER);
             s.execute("CREATE TEMPORARY TABLE " + LEDGER + " (id uuid NOT NULL, certain boolean NOT NULL)");
         }
-        try (Writer w = new BufferedWriter(new OutputStreamWriter(new PGCopyOutputStream(c.unwrap(PGConnection.class),
-                "COPY " + LEDGER + " (id, certain) FROM STDIN", 1 << 16), StandardCharsets.UTF_8), 1 << 16)) {
-            ledger.copyTo(w);
-        } catch (IOException e) {
-            throw new SQLException("could not copy the ledger: " + e.getMessage(), e);
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE INDEX ON " + LEDGER + " (id)");
-            s.execute("ANALYZE " + LEDGER);
-        }
-        List<SqlCheck> checks = new ArrayList<>();
-        checks.add(new SqlCheck("every event added is live or archived (none lost)",
-                "SELECT l.id FROM " + LEDGER + " l WHERE l.certain AND NOT EXISTS (SELECT 1 FROM " + Variant.EVENTS
-                        + " e WHERE e.id = l.id) AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
-                        + " a WHERE a.id = l.id)", "id", false, false));
-        checks.add(new SqlCheck("no event the driver did not add",
-                "SELECT x.id FROM (SELECT id FROM " + Variant.EVENTS + " UNION ALL SELECT id FROM " + Variant.ARCHIVE
-                        + ") x WHERE NOT EXISTS (SELECT 1 FROM " + LEDGER + " l WHERE l.id = x.id)", "id", false, false));
-        checks.addAll(tables(v));
+        copy(c, "COPY " + LEDGER + " (id, certain) FROM STDIN", "", ledger);
         try {
-            return SqlChecks.run(c, checks, CheckScope.all());
+            return against(c, v, LEDGER);
         } finally {
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE IF EXISTS " + LEDGER);
             }
         }
+    }
+
+    /** Creates the empty table the processes of a split run store their ledgers in (worker 0, with the tables). */
+    static void createSharedLedgers(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + SHARED_LEDGERS);
+            s.execute("CREATE TABLE " + SHARED_LEDGERS + " (worker int NOT NULL, id uuid NOT NULL, "
+                    + "certain boolean NOT NULL)");
+        }
+    }
+
+    /** Stores {@code ledger} as worker {@code worker}'s, for {@link #runOverStored}. */
+    static void store(Connection c, int worker, EventLedger ledger) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + SHARED_LEDGERS + " WHERE worker = " + worker);
+        }
+        copy(c, "COPY " + SHARED_LEDGERS + " (worker, id, certain) FROM STDIN", worker + "\t", ledger);
+    }
+
+    /** The checks of {@link #run}, against every process's stored ledger at once. */
+    static List<Check> runOverStored(Connection c, Variant v) throws SQLException {
+        return against(c, v, SHARED_LEDGERS);
+    }
+
+    private static void copy(Connection c, String sql, String prefix, EventLedger ledger) throws SQLException {
+        try (Writer w = new BufferedWriter(new OutputStreamWriter(new PGCopyOutputStream(c.unwrap(PGConnection.class),
+                sql, 1 << 16), StandardCharsets.UTF_8), 1 << 16)) {
+            ledger.copyTo(w, prefix);
+        } catch (IOException e) {
+            throw new SQLException("could not copy the ledger: " + e.getMessage(), e);
+        }
+    }
+
+    /** The ledger's checks and the tables', with the ledger in {@code ledgerTable} (id, certain). */
+    private static List<Check> against(Connection c, Variant v, String ledgerTable) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE INDEX IF NOT EXISTS " + ledgerTable + "_id ON " + ledgerTable + " (id)");
+            s.execute("ANALYZE " + ledgerTable);
+        }
+        List<SqlCheck> checks = new ArrayList<>();
+        checks.add(new SqlCheck("every event added is live or archived (none lost)",
+                "SELECT l.id FROM " + ledgerTable + " l WHERE l.certain AND NOT EXISTS (SELECT 1 FROM " + Variant.EVENTS
+                        + " e WHERE e.id = l.id) AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
+                        + " a WHERE a.id = l.id)", "id", false, false));
+        checks.add(new SqlCheck("no event the driver did not add",
+                "SELECT x.id FROM (SELECT id FROM " + Variant.EVENTS + " UNION ALL SELECT id FROM " + Variant.ARCHIVE
+                        + ") x WHERE NOT EXISTS (SELECT 1 FROM " + ledgerTable + " l WHERE l.id = x.id)", "id", false,
+                false));
+        checks.addAll(tables(v));
+        return SqlChecks.run(c, checks, CheckScope.all());
     }
 }

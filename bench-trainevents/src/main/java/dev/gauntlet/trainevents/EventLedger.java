@@ -45,14 +45,18 @@ public final class EventLedger {
         return uncertainSize;
     }
 
-    /** Writes {@code id<TAB>certain} lines, the text format of {@code COPY te_ledger (id, certain) FROM STDIN}. */
-    synchronized void copyTo(Writer out) throws IOException {
-        write(out, ids, size, "\tt\n");
-        write(out, uncertain, uncertainSize, "\tf\n");
+    /**
+     * Writes {@code <prefix>id<TAB>certain} lines, the text format of {@code COPY te_ledger (id, certain) FROM STDIN}
+     * (with a prefix such as {@code "3\t"}, of a table with one more column before them).
+     */
+    synchronized void copyTo(Writer out, String prefix) throws IOException {
+        write(out, prefix, ids, size, "\tt\n");
+        write(out, prefix, uncertain, uncertainSize, "\tf\n");
     }
 
-    private static void write(Writer out, long[] pairs, int n, String suffix) throws IOException {
+    private static void write(Writer out, String prefix, long[] pairs, int n, String suffix) throws IOException {
         for (int i = 0; i < n; i++) {
+            out.write(prefix);
             out.write(new UUID(pairs[2 * i], pairs[2 * i + 1]).toString());
             out.write(suffix);
         }

@@ -9,6 +9,7 @@ import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.cli.SqlBenchmark;
 import dev.gauntlet.core.db.Database;
 import dev.gauntlet.core.db.PostgresGauges;
+import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.db.WaitEvents;
 import dev.gauntlet.core.db.WalBytes;
@@ -17,6 +18,7 @@ import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Probe;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -45,13 +47,19 @@ import picocli.CommandLine.Spec;
                         + "columns equal the payload's values.",
                 "Several --variant or --pool values make a matrix: each cell in turn with the same seed (--repeat "
                         + "alternates), then comparison.md: per operation by variant and by pool mode, and what the "
-                        + "numbers say."},
+                        + "numbers say.",
+                "Split between processes (--worker I/N, all with the same --start-at): worker 0 creates and seeds "
+                        + "the tables, the others wait for them; each process runs its part of --clients over the "
+                        + "shared tables, stores its ledger, and worker 0 checks against every process's ledger. "
+                        + "Then report merge."},
         footer = {"", "Examples:",
                 "  bench-trainevents run --variant text --clients 64 --duration 3m",
                 "  bench-trainevents run --variant jsonb,jsonb-manual,text --pool direct,pooled,pgbouncer --clients 64 "
                         + "--pool-size 8 --duration 3m --warmup 20s",
                 "  bench-trainevents run --clients 1000 --delay 10s --pool pooled --pool-size 8 --duration 3m",
-                "  bench-trainevents run --variant jsonb --lock-hold 20ms --url jdbc:postgresql://db:5432/rail --user bench"})
+                "  bench-trainevents run --variant jsonb --lock-hold 20ms --url jdbc:postgresql://db:5432/rail --user bench",
+                "  bench-trainevents run --clients 64 --worker 0/2 --start-at 2026-11-25T15:00:00Z --out w0   # and "
+                        + "--worker 1/2 elsewhere, then: bench-trainevents report merge w0 w1"})
 public final class RunCommand implements Callable<Integer> {
 
     static final String VARIANT = Experiment.VARIANT;
@@ -74,16 +82,25 @@ public final class RunCommand implements Callable<Integer> {
             description = "PENDING events each run's tables start with (default: ${DEFAULT-VALUE}).")
     long seedEvents;
 
-    /** What the runs share, and the current run's variant and ledger. */
+    /**
+     * What the runs share (the database, and where the processes of a split run meet: null when this one runs it
+     * all), and the current run's variant and ledger.
+     */
     static final class Setup {
         final Database db;
+        final Rendezvous split;
         EventLedger ledger;
         Variant variant;
 
-        Setup(Database db) {
+        Setup(Database db, Rendezvous split) {
             this.db = db;
+            this.split = split;
         }
     }
+
+    /** The steps a split run's processes meet at. */
+    static final String TABLES_SEEDED = "train event tables seeded";
+    static final String LEDGERS_STORED = "train event ledgers stored";
 
     @Override
     public Integer call() {
@@ -106,8 +123,10 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private List<Variant> validate() {
-        options.requireWhole("bench-trainevents does not split a run between processes yet (its checks would count "
-                + "the other processes' events as unexpected); run one process");
+        if (!options.share().whole() && options.startAt() == null) {
+            throw new BadInputException("--worker " + options.share() + " needs --start-at: the instant every worker "
+                    + "starts at names the run they join (worker 0 creates and seeds its tables, the others wait)");
+        }
         if (spec.commandLine().getParseResult().hasMatchedOption("--rate")) {
             throw new BadInputException("--rate does not apply: clients cycle back to back; pace them with --delay");
         }
@@ -123,18 +142,32 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Setup prepare(Database db) {
-        return new Setup(db);
+        WorkerShare share = options.share();
+        return new Setup(db, share.whole() ? null : new Rendezvous(db.settings(), options.startAt(), share, System.out));
     }
 
-    /** Every run: the variant's tables afresh, seeded, and a ledger of its own. */
+    /**
+     * Every run: the variant's tables afresh, seeded, and a ledger of its own. A split run's tables are created and
+     * seeded once, by worker 0 (its ledger holds the seeded events), with the table the ledgers are gathered in.
+     */
     private void fresh(Setup s, Variant v) {
         s.variant = v;
         s.ledger = new EventLedger();
-        System.out.printf("Creating the %s tables and seeding %,d events...%n", v, seedEvents);
-        try (Connection c = s.db.settings().connectForAdmin()) {
-            EventTables.create(c, v, s.db.isCockroach(), seedEvents, options.seed(), s.ledger);
-        } catch (SQLException e) {
-            throw new RunFailedException("cannot create the " + v + " tables: " + SqlStates.message(e), e);
+        Runnable create = () -> {
+            System.out.printf("Creating the %s tables and seeding %,d events...%n", v, seedEvents);
+            try (Connection c = s.db.settings().connectForAdmin()) {
+                EventTables.create(c, v, s.db.isCockroach(), seedEvents, options.seed(), s.ledger);
+                if (s.split != null) {
+                    EventChecks.createSharedLedgers(c);
+                }
+            } catch (SQLException e) {
+                throw new RunFailedException("cannot create the " + v + " tables: " + SqlStates.message(e), e);
+            }
+        };
+        if (s.split == null) {
+            create.run();
+        } else {
+            s.split.afterWorkerZero(TABLES_SEEDED, create, "worker 0 to create and seed the " + v + " tables");
         }
     }
 
@@ -161,7 +194,7 @@ public final class RunCommand implements Callable<Integer> {
         List<Check> checks = new ArrayList<>(r.checks());
         var m = LifecycleFigures.of(r);
         try (Connection c = s.db.settings().connectForAdmin()) {
-            checks.addAll(EventChecks.run(c, s.variant, s.ledger));
+            checks.addAll(verify(c, s));
             if (!s.db.isCockroach()) {
                 LifecycleFigures.addSizes(m, c, r);
             }
@@ -170,8 +203,23 @@ public final class RunCommand implements Callable<Integer> {
         }
         System.out.println();
         System.out.print(CycleTable.of(r));
-        System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), every one checked%n",
-                s.ledger.size(), seedEvents, s.ledger.uncertainSize());
+        if (s.split == null) {
+            System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), every one checked%n",
+                    s.ledger.size(), seedEvents, s.ledger.uncertainSize());
+        } else {
+            System.out.printf("Events: %,d added here (%,d uncertain), checked by worker 0/%d against every worker's "
+                    + "ledger%n", s.ledger.size(), s.ledger.uncertainSize(), s.split.share().count());
+        }
         return r.withMetricsAndChecks(m, checks);
+    }
+
+    /** This run's checks; in a split run, worker 0's over every worker's stored ledger, none in the others. */
+    private List<Check> verify(Connection c, Setup s) throws SQLException {
+        if (s.split == null) {
+            return EventChecks.run(c, s.variant, s.ledger);
+        }
+        EventChecks.store(c, s.split.share().index(), s.ledger);
+        return s.split.allArrived(LEDGERS_STORED, options.plan().length(), "every worker's ledger to check the events")
+                ? EventChecks.runOverStored(c, s.variant) : List.of();
     }
 }

@@ -101,7 +101,7 @@ public enum Variant {
 
     static List<String> dropStatements() {
         return List.of("DROP TABLE IF EXISTS " + ARCHIVE, "DROP TABLE IF EXISTS " + STATUS,
-                "DROP TABLE IF EXISTS " + EVENTS);
+                "DROP TABLE IF EXISTS " + EVENTS, "DROP TABLE IF EXISTS " + EventChecks.SHARED_LEDGERS);
     }
 
     /**

@@ -116,6 +116,8 @@ public final class RunOptions {
         return standby;
     }
 
+    private boolean rolesOwnClients;
+
     /** This process's part of the run ({@code --worker}); {@link WorkerShare#WHOLE} when it runs all of it. */
     public WorkerShare share() {
         if (worker == null) {
@@ -136,6 +138,14 @@ public final class RunOptions {
             throw new BadInputException("--prometheus-port must be a port number, 0-65535 (got " + prometheusPort + ")");
         }
         return prometheusPort;
+    }
+
+    /**
+     * Says the workload counts its clients with options of its own (bench-queue's --writers and --readers) and splits
+     * them itself: {@code --clients} is then neither split between workers nor required to cover them.
+     */
+    public void rolesOwnClients() {
+        rolesOwnClients = true;
     }
 
     /** Refuses {@code --worker} for a workload that cannot split itself between processes yet, saying why. */
@@ -210,7 +220,7 @@ public final class RunOptions {
             throw new BadInputException("--max-attempts must be at least 1 (got " + maxAttempts + ")");
         }
         WorkerShare share = share();
-        int mine = share.part(clients).size();
+        int mine = rolesOwnClients ? clients : share.part(clients).size();
         if (mine == 0) {
             throw new BadInputException("--worker " + share + " gets none of the " + clients + " clients: give at least "
                     + share.count() + " clients, one per worker");

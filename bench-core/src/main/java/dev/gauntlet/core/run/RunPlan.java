@@ -75,6 +75,12 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         return t;
     }
 
+    /** How long the run lasts by the clock, warm-up and phases included; zero when it runs a number of iterations. */
+    public Duration length() {
+        return timeline().stream().map(PhasePlan::length).filter(java.util.Objects::nonNull)
+                .reduce(Duration.ZERO, Duration::plus);
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);

@@ -4,6 +4,7 @@ import dev.gauntlet.core.db.CheckScope;
 import dev.gauntlet.core.db.SqlCheck;
 import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
@@ -47,12 +48,12 @@ public final class DeliveryChecks {
     }
 
     /**
-     * The log's own invariants, per partition: every offset from where retention left it to the tip is there, and
-     * none outside.
+     * The log's own invariants, per partition of {@code partitions}: every offset from where retention left it to the
+     * tip is there, and none outside.
      */
-    public static List<SqlCheck> table(int partitions) {
+    public static List<SqlCheck> table(WorkerShare.Range partitions) {
         List<SqlCheck> checks = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
+        for (int p = partitions.from(); p < partitions.to(); p++) {
             String t = LogSchema.table(p);
             String bounds = "(SELECT next_offset FROM log_tip WHERE partition = " + p + ") AS tip, "
                     + "(SELECT first_offset FROM log_retention WHERE partition = " + p + ") AS first";

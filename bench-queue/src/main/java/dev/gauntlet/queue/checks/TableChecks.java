@@ -1,6 +1,7 @@
 package dev.gauntlet.queue.checks;
 
 import dev.gauntlet.core.db.SqlCheck;
+import dev.gauntlet.core.result.WorkerShare;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,7 +15,7 @@ public final class TableChecks {
     }
 
     public static List<SqlCheck> pubsub(int partitions) {
-        List<SqlCheck> checks = new ArrayList<>(DeliveryChecks.table(partitions));
+        List<SqlCheck> checks = new ArrayList<>(DeliveryChecks.table(new WorkerShare.Range(0, partitions)));
         checks.add(new SqlCheck("every committed offset lies between the retained start and the tip",
                 "SELECT o.grp + 1 AS \"group\", o.partition, o.next_offset AS committed, r.first_offset AS first, "
                         + "t.next_offset AS tip FROM consumer_offsets o JOIN log_tip t USING (partition) "

@@ -1,5 +1,6 @@
 package dev.gauntlet.queue.pubsub;
 
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.queue.schema.LogSchema;
@@ -19,7 +20,7 @@ final class Consume implements Operation<Connection> {
     private final int first;
     private final int stride;
     private long polls;
-    private final int partitions;
+    private final WorkerShare.Range partitions;
     private final int batch;
     private final DeliveryLedger ledger;
     private final String name;
@@ -28,11 +29,12 @@ final class Consume implements Operation<Connection> {
     private boolean empty;
 
     /**
-     * @param first  the partition this reader tries first
-     * @param stride how far its first choice moves each poll (its group's reader count), so a reader serving
-     *               several partitions takes them in turn while the group's readers keep to different ones
+     * @param first      the partition this reader tries first, counted from the first of {@code partitions}
+     * @param stride     how far its first choice moves each poll (its group's reader count), so a reader serving
+     *                   several partitions takes them in turn while the group's readers keep to different ones
+     * @param partitions the partitions its process reads (all, or its share with {@code --worker})
      */
-    Consume(int group, int first, int stride, int partitions, int batch, DeliveryLedger ledger) {
+    Consume(int group, int first, int stride, WorkerShare.Range partitions, int batch, DeliveryLedger ledger) {
         this.group = group;
         this.first = first;
         this.stride = stride;
@@ -65,12 +67,17 @@ final class Consume implements Operation<Connection> {
         polls++;
         int partition;
         long from;
+        int size = partitions.size();
         try (PreparedStatement claim = c.prepareStatement("SELECT partition, next_offset FROM consumer_offsets "
-                + "WHERE grp = ? ORDER BY (partition + ? - ?) % ? FOR UPDATE SKIP LOCKED LIMIT 1")) {
+                + "WHERE grp = ? AND partition >= ? AND partition < ? ORDER BY (partition - ? + ? - ?) % ? "
+                + "FOR UPDATE SKIP LOCKED LIMIT 1")) {
             claim.setInt(1, group);
-            claim.setInt(2, partitions);
-            claim.setInt(3, (int) ((first + polls * stride) % partitions));
-            claim.setInt(4, partitions);
+            claim.setInt(2, partitions.from());
+            claim.setInt(3, partitions.to());
+            claim.setInt(4, partitions.from());
+            claim.setInt(5, size);
+            claim.setInt(6, (int) ((first + polls * stride) % size));
+            claim.setInt(7, size);
             try (ResultSet rs = claim.executeQuery()) {
                 if (!rs.next()) {
                     attempt.count("emptyPolls", 1); // every partition is being read by another reader of the group

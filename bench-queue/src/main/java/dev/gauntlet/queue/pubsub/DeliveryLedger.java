@@ -1,5 +1,6 @@
 package dev.gauntlet.queue.pubsub;
 
+import dev.gauntlet.core.result.WorkerShare;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * What each consumer group committed to having read, per partition, as offset ranges recorded after each read
  * commits (in whatever order the readers' commits are seen). At the end the ranges of a group's partition, sorted,
- * must tile {@code 0..committed} exactly: a hole is a lost message, an overlap a message delivered twice.
+ * must tile {@code 0..committed} exactly: a hole is a lost message, an overlap a message delivered twice. A ledger
+ * covers the partitions its process reads (all of them, or its share with {@code --worker}).
  */
 public final class DeliveryLedger {
 
@@ -19,14 +21,21 @@ public final class DeliveryLedger {
     public record Tally(int group, int partition, long lost, long duplicates, long uncertain, long reached) {
     }
 
+    private final WorkerShare.Range partitions;
     private final List<List<List<long[]>>> ranges = new ArrayList<>();
     private final List<List<List<long[]>>> uncertain = new ArrayList<>();
 
+    /** A ledger of partitions {@code 0..partitions-1}. */
     public DeliveryLedger(int groups, int partitions) {
+        this(groups, new WorkerShare.Range(0, partitions));
+    }
+
+    public DeliveryLedger(int groups, WorkerShare.Range partitions) {
+        this.partitions = partitions;
         for (int g = 0; g < groups; g++) {
             List<List<long[]>> group = new ArrayList<>();
             List<List<long[]>> unsure = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
+            for (int p = 0; p < partitions.size(); p++) {
                 group.add(new ArrayList<>());
                 unsure.add(new ArrayList<>());
             }
@@ -37,7 +46,7 @@ public final class DeliveryLedger {
 
     /** Group {@code group} read {@code from..to} of {@code partition}, and the commit's outcome never came back. */
     public void maybeRead(int group, int partition, long from, long to) {
-        List<long[]> list = uncertain.get(group).get(partition);
+        List<long[]> list = uncertain.get(group).get(partition - partitions.from());
         synchronized (list) {
             list.add(new long[] {from, to});
         }
@@ -45,7 +54,7 @@ public final class DeliveryLedger {
 
     /** Group {@code group} read offsets {@code from} (inclusive) to {@code to} (exclusive) of {@code partition}. */
     public void read(int group, int partition, long from, long to) {
-        List<long[]> list = ranges.get(group).get(partition);
+        List<long[]> list = ranges.get(group).get(partition - partitions.from());
         synchronized (list) {
             list.add(new long[] {from, to});
         }
@@ -55,14 +64,15 @@ public final class DeliveryLedger {
         return ranges.size();
     }
 
-    public int partitions() {
-        return ranges.isEmpty() ? 0 : ranges.get(0).size();
+    /** The partitions this ledger covers. */
+    public WorkerShare.Range partitions() {
+        return partitions;
     }
 
     /** The tally of one group's partition so far. */
     public Tally tally(int group, int partition) {
-        List<long[]> sorted = sorted(ranges.get(group).get(partition));
-        List<long[]> unsure = sorted(uncertain.get(group).get(partition));
+        List<long[]> sorted = sorted(ranges.get(group).get(partition - partitions.from()));
+        List<long[]> unsure = sorted(uncertain.get(group).get(partition - partitions.from()));
         long expected = 0;
         long lost = 0;
         long duplicates = 0;
@@ -115,7 +125,7 @@ public final class DeliveryLedger {
     public List<Tally> tallies() {
         List<Tally> all = new ArrayList<>();
         for (int g = 0; g < groups(); g++) {
-            for (int p = 0; p < partitions(); p++) {
+            for (int p = partitions.from(); p < partitions.to(); p++) {
                 all.add(tally(g, p));
             }
         }

@@ -1,5 +1,6 @@
 package dev.gauntlet.queue.pubsub;
 
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.ClientId;
 import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Step;
@@ -24,7 +25,7 @@ public final class PubSubWorkload implements Workload<Connection> {
     /** One client deleting consumed messages every {@code retentionEvery}, when retention is on. */
     public static final String RETENTION = "retention";
 
-    private final int partitions;
+    private final WorkerShare.Range partitions;
     private final int groups;
     private final int readersPerGroup;
     private final int writeBatch;
@@ -37,11 +38,15 @@ public final class PubSubWorkload implements Workload<Connection> {
     /** Without retention: the log grows for the whole run. */
     public PubSubWorkload(int partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
                           int payloadBytes, Duration pollInterval, DeliveryLedger ledger) {
-        this(partitions, groups, readersPerGroup, writeBatch, readBatch, payloadBytes, pollInterval, ledger, null);
+        this(new WorkerShare.Range(0, partitions), groups, readersPerGroup, writeBatch, readBatch, payloadBytes,
+                pollInterval, ledger, null);
     }
 
-    /** @param retentionEvery how often the {@value #RETENTION} client deletes consumed messages; null: never */
-    public PubSubWorkload(int partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
+    /**
+     * @param partitions     the partitions this process writes and reads: all, or its share with {@code --worker}
+     * @param retentionEvery how often the {@value #RETENTION} client deletes consumed messages; null: never
+     */
+    public PubSubWorkload(WorkerShare.Range partitions, int groups, int readersPerGroup, int writeBatch, int readBatch,
                           int payloadBytes, Duration pollInterval, DeliveryLedger ledger, Duration retentionEvery) {
         this.retentionEvery = retentionEvery;
         this.partitions = partitions;
@@ -79,8 +84,9 @@ public final class PubSubWorkload implements Workload<Connection> {
             byte[] payload = new byte[payloadBytes];
             random.nextBytes(payload);
             List<Step<Connection>> steps = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                steps.add(Step.now(new Publish((client.index() + p) % partitions, writeBatch, payload)));
+            for (int p = 0; p < partitions.size(); p++) {
+                steps.add(Step.now(new Publish(partitions.from() + (client.index() + p) % partitions.size(),
+                        writeBatch, payload)));
             }
             int[] next = {0};
             return () -> steps.get(next[0]++ % steps.size());
@@ -90,8 +96,8 @@ public final class PubSubWorkload implements Workload<Connection> {
             return () -> retain;
         }
         int group = client.index() / readersPerGroup;
-        Consume consume = new Consume(group, client.index() % readersPerGroup % partitions, readersPerGroup, partitions,
-                readBatch, ledger);
+        Consume consume = new Consume(group, client.index() % readersPerGroup % partitions.size(), readersPerGroup,
+                partitions, readBatch, ledger);
         Step<Connection> now = Step.now(consume);
         Step<Connection> later = Step.after(pollInterval, consume);
         return () -> consume.lastWasEmpty() ? later : now;

@@ -1,5 +1,6 @@
 package dev.gauntlet.queue.pubsub;
 
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.queue.schema.LogSchema;
@@ -16,9 +17,9 @@ final class Retain implements Operation<Connection> {
 
     static final String NAME = "retain";
 
-    private final int partitions;
+    private final WorkerShare.Range partitions;
 
-    Retain(int partitions) {
+    Retain(WorkerShare.Range partitions) {
         this.partitions = partitions;
     }
 
@@ -30,7 +31,7 @@ final class Retain implements Operation<Connection> {
     @Override
     public void execute(Connection c, Attempt attempt) throws Exception {
         long deleted = 0;
-        for (int p = 0; p < partitions; p++) {
+        for (int p = partitions.from(); p < partitions.to(); p++) {
             long low;
             try (PreparedStatement q = c.prepareStatement("UPDATE log_retention r SET first_offset = x.low FROM "
                     + "(SELECT min(next_offset) AS low FROM consumer_offsets WHERE partition = ?) x "

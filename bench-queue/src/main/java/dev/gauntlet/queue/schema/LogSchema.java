@@ -1,5 +1,6 @@
 package dev.gauntlet.queue.schema;
 
+import dev.gauntlet.core.result.WorkerShare;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,13 +52,21 @@ public final class LogSchema {
         }
     }
 
-    /** The messages each group has still to read, summed over partitions, by group ({@code g1}, {@code g2}...). */
-    public static java.util.Map<String, Long> backlog(Connection c) throws SQLException {
+    /**
+     * The messages each group has still to read in {@code partitions}, summed over them, by group ({@code g1},
+     * {@code g2}...).
+     */
+    public static java.util.Map<String, Long> backlog(Connection c, WorkerShare.Range partitions) throws SQLException {
         java.util.Map<String, Long> behind = new java.util.LinkedHashMap<>();
-        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT o.grp, sum(t.next_offset - o.next_offset) "
-                + "FROM consumer_offsets o JOIN log_tip t USING (partition) GROUP BY o.grp ORDER BY o.grp")) {
-            while (rs.next()) {
-                behind.put("g" + (rs.getInt(1) + 1), rs.getLong(2));
+        try (var p = c.prepareStatement("SELECT o.grp, sum(t.next_offset - o.next_offset) FROM consumer_offsets o "
+                + "JOIN log_tip t USING (partition) WHERE o.partition >= ? AND o.partition < ? GROUP BY o.grp "
+                + "ORDER BY o.grp")) {
+            p.setInt(1, partitions.from());
+            p.setInt(2, partitions.to());
+            try (var rs = p.executeQuery()) {
+                while (rs.next()) {
+                    behind.put("g" + (rs.getInt(1) + 1), rs.getLong(2));
+                }
             }
         }
         return behind;

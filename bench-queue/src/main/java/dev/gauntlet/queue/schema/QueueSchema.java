@@ -14,6 +14,7 @@ import java.sql.Statement;
  *     produced_at: RunClock epoch nanos; acked_at: set only by the flag ack mode, whose claims use
  *     queue_messages_unacked, a partial index of the ids not yet acknowledged
  * queue_archive(id primary key, produced_at, payload, acked_at)      archive ack mode only
+ * queue_ledgers(worker, kind, ids bigint[])   a split run's ledgers (--worker), gathered for one verification
  * </pre>
  *
  * The archive's primary key is the database's own guard against a message archived twice.
@@ -37,6 +38,7 @@ public final class QueueSchema {
                 s.execute("CREATE TABLE queue_archive (id bigint PRIMARY KEY, produced_at bigint NOT NULL, "
                         + "payload bytea NOT NULL, acked_at timestamptz NOT NULL DEFAULT now())");
             }
+            s.execute("CREATE TABLE queue_ledgers (worker int NOT NULL, kind text NOT NULL, ids bigint[] NOT NULL)");
         }
     }
 
@@ -52,6 +54,7 @@ public final class QueueSchema {
         try (Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS queue_messages");
             s.execute("DROP TABLE IF EXISTS queue_archive");
+            s.execute("DROP TABLE IF EXISTS queue_ledgers");
         }
     }
 }

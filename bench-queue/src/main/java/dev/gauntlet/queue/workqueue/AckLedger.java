@@ -52,6 +52,16 @@ public final class AckLedger {
         return uncertain.sorted();
     }
 
+    /** The ids produced, sorted. */
+    public long[] produced() {
+        return produced.sorted();
+    }
+
+    /** The ids acknowledged, sorted, a redelivered one as often as it was acknowledged. */
+    public long[] acked() {
+        return acked.sorted();
+    }
+
     /** A reader committed its acknowledgement of messages {@code ids}. */
     public void acked(long[] ids) {
         acked.add(ids);

@@ -1,0 +1,94 @@
+package dev.gauntlet.core.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.result.WorkerShare;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Driver processes of one split run meeting on a real PostgreSQL: who waits for whom, and for how long. */
+@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+class RendezvousTest {
+
+    @TempDir
+    static Path temp;
+
+    private static LocalPostgres pg;
+    private static ConnectionSettings settings;
+
+    @BeforeAll
+    static void startPostgres() {
+        pg = LocalPostgres.builder().dataDirectory(temp.resolve("data")).build().start();
+        pg.createDatabaseIfAbsent("rendezvous");
+        settings = new ConnectionSettings(pg.jdbcUrl("rendezvous"), pg.user(), null);
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    private static Rendezvous worker(Instant run, int index, int count, PrintStream out) {
+        return new Rendezvous(settings, run, WorkerShare.of(index, count), out);
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theOthersGoOnOnlyOnceWorkerZeroHasDoneItsWork() throws Exception {
+        Instant run = Instant.now().plusSeconds(1);
+        AtomicLong workDone = new AtomicLong();
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        CompletableFuture<Long> other = CompletableFuture.supplyAsync(() -> {
+            worker(run, 1, 2, new PrintStream(said, true, StandardCharsets.UTF_8)).afterWorkerZero("tables",
+                    () -> { throw new AssertionError("only worker 0 works"); }, "worker 0 to create the tables");
+            return System.nanoTime();
+        });
+        Thread.sleep(1500);
+        assertFalse(other.isDone(), "worker 1 waits while worker 0 has not arrived");
+        worker(run, 0, 2, quiet()).afterWorkerZero("tables", () -> workDone.set(System.nanoTime()), "-");
+        assertTrue(other.get() >= workDone.get(), "worker 1 went on after worker 0's work, not before");
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("worker 1/2: waiting for worker 0 to create the tables"),
+                said.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void workerZeroGoesOnOnceEveryWorkerArrivedTheOthersAtOnce() throws Exception {
+        Instant run = Instant.now();
+        CompletableFuture<Boolean> zero = CompletableFuture.supplyAsync(() ->
+                worker(run, 0, 3, quiet()).allArrived("ledgers", Duration.ZERO, "every ledger"));
+        assertFalse(worker(run, 1, 3, quiet()).allArrived("ledgers", Duration.ZERO, "-"), "worker 1 does not wait");
+        Thread.sleep(1500);
+        assertFalse(zero.isDone(), "worker 2 has not arrived");
+        assertFalse(worker(run, 2, 3, quiet()).allArrived("ledgers", Duration.ZERO, "-"));
+        assertTrue(zero.get(), "worker 0 holds every ledger now");
+    }
+
+    @Test
+    void anEarlierRunsArrivalsDoNotCountAndAWaitThatNeverEndsFailsWithOneLine() {
+        Instant earlier = Instant.now().minusSeconds(3600);
+        worker(earlier, 0, 2, quiet()).arrive("tables");
+        Instant now = Instant.now().minusSeconds(1);
+        DatabaseUnavailableException e = assertThrows(DatabaseUnavailableException.class, () ->
+                worker(now, 1, 2, quiet()).await("tables", 1, Duration.ofSeconds(2), "worker 0 to create the tables"));
+        assertEquals("worker 1/2: waiting for worker 0 to create the tables: gave up after 2 s", e.getMessage());
+    }
+}
