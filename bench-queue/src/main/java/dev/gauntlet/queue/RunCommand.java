@@ -358,7 +358,7 @@ public final class RunCommand implements Callable<Integer> {
                 .mapToLong(op -> r.operation(op).map(o -> o.counter("messages")).orElse(0L)).sum();
         r.measuredProbe(DriverCpu.NAME).filter(cpu -> written + read > 0 && r.measuredSeconds() > 0).ifPresent(cpu -> {
             m.add("driverCpuMicrosPerMessage", cpu / 1e3 / (written + read), MetricInfo.lower());
-            m.add("driverCores", cpu / 1e9 / r.measuredSeconds(), MetricInfo.lower());
+            m.add("driverCores", cpu / 1e9 / r.measuredSeconds(), MetricInfo.lower().addsUp());
         });
         double writeMiB = m.values().getOrDefault("writeMiBPerSecond", 0.0);
         System.out.printf(Locale.ROOT, "Throughput: write %,.0f msg/s (%.2f MiB/s), read %,.0f msg/s (%.2f MiB/s) "

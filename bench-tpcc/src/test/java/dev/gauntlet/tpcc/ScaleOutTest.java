@@ -84,6 +84,14 @@ class ScaleOutTest {
         long count = w0.operation("newOrder").orElseThrow().count() + w1.operation("newOrder").orElseThrow().count();
         assertEquals(count, merged.operation("newOrder").orElseThrow().count());
         assertEquals(w0.metrics().get("tpmC") + w1.metrics().get("tpmC"), merged.metrics().get("tpmC"), 1e-6);
+        // The server's own count of New-Orders is one server seen by both: their mean, not their sum.
+        assertEquals((w0.metrics().get("serverTpmC") + w1.metrics().get("serverTpmC")) / 2,
+                merged.metrics().get("serverTpmC"), 1e-6);
+        // Driver CPU per transaction: both processes' CPU over both processes' transactions.
+        long transactions = w0.totalCount() + w1.totalCount();
+        assertEquals((w0.metrics().get("driverCpuPerTransactionMs") * w0.totalCount()
+                        + w1.metrics().get("driverCpuPerTransactionMs") * w1.totalCount()) / transactions,
+                merged.metrics().get("driverCpuPerTransactionMs"), 1e-9);
         Histogram union = HistogramCodec.decode(w0.operation("newOrder").orElseThrow().histogram());
         union.add(HistogramCodec.decode(w1.operation("newOrder").orElseThrow().histogram()));
         assertEquals(union.getValueAtPercentile(99) / 1e6, merged.operation("newOrder").orElseThrow().latencyMs().p99(),

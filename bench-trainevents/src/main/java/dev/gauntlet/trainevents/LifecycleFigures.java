@@ -60,8 +60,8 @@ final class LifecycleFigures {
             }
         }
         if (seconds > 0) {
-            driver.ifPresent(d -> m.add("cpu.driverCores", d / 1e9 / seconds, MetricInfo.lower()));
-            server.ifPresent(s -> m.add("cpu.serverCores", s / 1e9 / seconds, MetricInfo.neither()));
+            driver.ifPresent(d -> m.add("cpu.driverCores", d / 1e9 / seconds, MetricInfo.lower().addsUp()));
+            server.ifPresent(s -> m.add("cpu.serverCores", s / 1e9 / seconds, MetricInfo.neither().serverWide()));
         }
         addWaits(m, r);
         return m;
@@ -93,9 +93,10 @@ final class LifecycleFigures {
         if (total == 0 || seconds == 0) {
             return;
         }
-        m.add(ACTIVE_SESSIONS, total / (seconds * WaitEvents.SAMPLES_PER_SECOND), MetricInfo.neither());
+        m.add(ACTIVE_SESSIONS, total / (seconds * WaitEvents.SAMPLES_PER_SECOND), MetricInfo.neither().serverWide());
         samples.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> m.add(WAITS + e.getKey() + "Percent", 100.0 * e.getValue() / total, MetricInfo.neither()));
+                .forEach(e -> m.add(WAITS + e.getKey() + "Percent", 100.0 * e.getValue() / total,
+                        MetricInfo.neither().serverWide()));
     }
 
     /** The tables' sizes at the end of the run (heap, TOAST and indexes apart), and storage per archived event. */
@@ -115,12 +116,13 @@ final class LifecycleFigures {
                 long heap = rs.getLong(2);
                 long toast = rs.getLong(3);
                 long index = rs.getLong(4);
-                m.add("size." + table + "HeapMiB", heap / MIB, MetricInfo.lower());
-                m.add("size." + table + "ToastMiB", toast / MIB, MetricInfo.lower());
-                m.add("size." + table + "IndexMiB", index / MIB, MetricInfo.lower());
+                m.add("size." + table + "HeapMiB", heap / MIB, MetricInfo.lower().serverWide());
+                m.add("size." + table + "ToastMiB", toast / MIB, MetricInfo.lower().serverWide());
+                m.add("size." + table + "IndexMiB", index / MIB, MetricInfo.lower().serverWide());
                 long rows = rs.getLong(5);
                 if (table.equals("archive") && rows > 0) {
-                    m.add("size.archiveBytesPerEvent", (heap + toast + index) / (double) rows, MetricInfo.lower());
+                    m.add("size.archiveBytesPerEvent", (heap + toast + index) / (double) rows,
+                            MetricInfo.lower().serverWide());
                 }
             }
         }

@@ -53,10 +53,11 @@ import org.HdrHistogram.Histogram;
  *       within half a reporting period of each other are merged. Where an input interval has no histogram its
  *       percentiles cannot be merged exactly, so the merged interval shows the worst input's (an upper bound,
  *       since a percentile of a union never exceeds the largest percentile of its parts).</li>
- *   <li>Workload metrics are summed when every input has them and the workload declared them additive
- *       ({@link MetricInfo#additive()}: tpmC is, a ratio or a confidence interval is not); the others are
- *       dropped and listed under the {@value #DROPPED_METRICS} parameter. A workload that can recompute them adds
- *       them back with {@link RunResult#withMetricsAndChecks}.</li>
+ *   <li>Workload metrics are merged by the rule the workload declared with each ({@link MetricInfo.Merge}): summed
+ *       (tpmC), the mean of what every process saw of one server (the server's own tpmC), a mean weighted by
+ *       completed operations (driver CPU per transaction), a server-wide total over all operations (server CPU per
+ *       transaction); metrics without a rule (a confidence interval), or missing from an input, are dropped and
+ *       listed under the {@value #DROPPED_METRICS} parameter.</li>
  *   <li>Checks with the same name are merged, worst first: FAIL if any input failed, else PASS if any passed.</li>
  *   <li>Parameters, tool and command come from the first input; {@value #MERGED_FROM} counts the processes merged
  *       (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose values differed.</li>
@@ -373,14 +374,30 @@ public final class ResultMerge {
     }
 
     /** Metrics every input has and every input declared additive, summed; the rest cannot be merged. */
+    /** Each metric that every input has, with one merge rule, merged by it ({@link MetricInfo.Merge}). */
     private static Metrics metrics(List<RunResult> runs) {
         Metrics merged = new Metrics();
+        long operations = runs.stream().mapToLong(RunResult::totalCount).sum();
         for (String name : runs.get(0).metrics().keySet()) {
+            MetricInfo info = runs.get(0).metricInfo(name);
             boolean everywhere = runs.stream().allMatch(r -> r.metrics().get(name) != null
-                    && r.metricInfo(name).additive());
-            if (everywhere) {
-                merged.add(name, runs.stream().mapToDouble(r -> r.metrics().get(name)).sum(),
-                        runs.get(0).metricInfo(name));
+                    && r.metricInfo(name).merge() == info.merge());
+            if (!everywhere) {
+                continue;
+            }
+            double[] values = runs.stream().mapToDouble(r -> r.metrics().get(name)).toArray();
+            // each process's value times its completed operations: its own total (or the server's, seen by it)
+            double[] totals = runs.stream().mapToDouble(r -> r.metrics().get(name) * r.totalCount()).toArray();
+            Double value = switch (info.merge()) {
+                case SUM -> java.util.Arrays.stream(values).sum();
+                case SERVER -> java.util.Arrays.stream(values).average().orElseThrow();
+                case PER_OPERATION -> operations > 0 ? java.util.Arrays.stream(totals).sum() / operations : null;
+                case SERVER_PER_OPERATION -> operations > 0
+                        ? java.util.Arrays.stream(totals).average().orElseThrow() / operations : null;
+                case NONE -> null;
+            };
+            if (value != null) {
+                merged.add(name, value, info);
             }
         }
         return merged;

@@ -186,6 +186,51 @@ class ResultMergeTest {
     }
 
     @Test
+    void eachMetricMergesByTheRuleItsWorkloadDeclared(@TempDir Path dir) throws IOException {
+        List<RunResult> runs = new ArrayList<>();
+        double serverCpuNanos = 9e9; // what the one server spent, seen by every process
+        for (RunResult r : new Samples(5L, 2_000).processes()) {
+            int p = runs.size();
+            long n = r.totalCount();
+            runs.add(r.withMetricsAndChecks(dev.gauntlet.core.result.Metrics.of(r)
+                    .add("serverTpmC", 1000.0 + p, MetricInfo.higher().serverWide())
+                    .add("driverCpuPerOperationMs", 0.1 * (p + 1), MetricInfo.lower().perOperation())
+                    .add("serverCpuPerOperationMs", serverCpuNanos / 1e6 / n, MetricInfo.lower().serverPerOperation()),
+                    r.checks()));
+        }
+        RunResult merged = ResultMerge.merge(runs);
+        long all = runs.stream().mapToLong(RunResult::totalCount).sum();
+        assertEquals(600.0, merged.metrics().get("tpmC"), 1e-9, "summed");
+        assertEquals(1001.0, merged.metrics().get("serverTpmC"), 1e-9, "one server seen three times: not tripled");
+        double driverNanos = 0;
+        for (int p = 0; p < runs.size(); p++) {
+            driverNanos += 0.1 * (p + 1) * 1e6 * runs.get(p).totalCount();
+        }
+        assertEquals(driverNanos / 1e6 / all, merged.metrics().get("driverCpuPerOperationMs"), 1e-12,
+                "the processes' driver CPU over all their operations");
+        assertEquals(serverCpuNanos / 1e6 / all, merged.metrics().get("serverCpuPerOperationMs"), 1e-12,
+                "the server's CPU over all the processes' operations");
+        assertEquals("efficiencyPercent", merged.parameters().get(ResultMerge.DROPPED_METRICS), "no rule: dropped");
+        assertEquals(MetricInfo.Merge.SERVER, merged.metricInfo("serverTpmC").merge());
+
+        ResultFile.write(merged, dir.resolve(ResultFile.NAME));
+        RunResult read = ResultFile.read(dir);
+        assertEquals(MetricInfo.Merge.SERVER_PER_OPERATION, read.metricInfo("serverCpuPerOperationMs").merge());
+        assertEquals(MetricInfo.Merge.SUM, read.metricInfo("tpmC").merge());
+        assertTrue(read.metricInfo("tpmC").additive());
+    }
+
+    @Test
+    void aResultWrittenBeforeMergeRulesReadsItsAdditiveFlag() {
+        MetricInfo old = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(
+                Map.of("better", "higher", "additive", true), MetricInfo.class);
+        assertEquals(MetricInfo.Merge.SUM, old.merge());
+        MetricInfo ratio = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(
+                Map.of("better", "lower", "additive", false), MetricInfo.class);
+        assertEquals(MetricInfo.Merge.NONE, ratio.merge());
+    }
+
+    @Test
     void mergedResultSurvivesTheFileFormat(@TempDir Path dir) throws IOException {
         Samples s = new Samples(99L, 5_000);
         RunResult merged = ResultMerge.merge(s.processes());

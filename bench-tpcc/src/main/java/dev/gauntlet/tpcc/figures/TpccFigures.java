@@ -83,12 +83,14 @@ public final class TpccFigures {
             // Per committed transaction: the driver's CPU, the server's (when it runs on this machine) and the
             // round trips sessions made on the wire (statements, COMMIT and retries' included).
             if (cpuNanos != null) {
-                m.add("driverCpuPerTransactionMs", cpuNanos / 1e6 / transactions, MetricInfo.lower());
+                m.add("driverCpuPerTransactionMs", cpuNanos / 1e6 / transactions, MetricInfo.lower().perOperation());
             }
             run.measuredProbe(ServerCpu.NAME).ifPresent(cpu ->
-                    m.add("serverCpuPerTransactionMs", cpu / 1e6 / transactions, MetricInfo.lower()));
+                    m.add("serverCpuPerTransactionMs", cpu / 1e6 / transactions,
+                            MetricInfo.lower().serverPerOperation()));
             run.measuredProbe(RoundTrips.NAME).ifPresent(trips ->
-                    m.add("roundTripsPerTransaction", trips / (double) transactions, MetricInfo.lower()));
+                    m.add("roundTripsPerTransaction", trips / (double) transactions,
+                            MetricInfo.lower().perOperation()));
         }
         double minutes = run.measuredSeconds() / 60.0;
         if (minutes <= 0) {
@@ -97,11 +99,12 @@ public final class TpccFigures {
         double tpmC = committedNewOrders(run) / minutes;
         m.add("tpmC", tpmC, MetricInfo.higher().addsUp());
         if (keyed) {
+            // Against all active warehouses, also in a process of a split run: the processes' percentages add up.
             m.add("efficiencyPercent", 100.0 * tpmC / (MAX_TPMC_PER_WAREHOUSE * activeWarehouses),
-                    MetricInfo.higher());
+                    MetricInfo.higher().addsUp());
         }
         if (serverNewOrders != null) {
-            m.add("serverTpmC", serverNewOrders / minutes, MetricInfo.higher().addsUp());
+            m.add("serverTpmC", serverNewOrders / minutes, MetricInfo.higher().serverWide());
         }
         if (run.phases().stream().filter(Phase::isMeasured).count() > 1) {
             // A run through phases (a plan of faults): each phase's tpmC as the driver and as the server saw it.
@@ -115,7 +118,7 @@ public final class TpccFigures {
                         MetricInfo.higher().addsUp());
                 Long server = p.probe(ServerNewOrders.NAME);
                 if (server != null) {
-                    m.add("serverTpmC." + p.name(), server / phaseMinutes, MetricInfo.higher().addsUp());
+                    m.add("serverTpmC." + p.name(), server / phaseMinutes, MetricInfo.higher().serverWide());
                 }
             }
         }
