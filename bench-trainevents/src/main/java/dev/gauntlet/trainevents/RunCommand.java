@@ -116,7 +116,7 @@ public final class RunCommand implements Callable<Integer> {
                 .workload((s, cell) -> new TrainEventsWorkload(s.variant, s.ledger, shape.shape()))
                 .parameters((s, cell) -> parameters(s))
                 .probes(this::probes)
-                .progress(out -> new CycleTable(out, options.clients()))
+                .progress(out -> new CycleTable(out, options.plan().clients()))
                 .finish(this::finish)
                 .experimentSummary((s, cells) -> MatrixReport.markdown(cells))
                 .call();

@@ -54,7 +54,7 @@ import org.HdrHistogram.Histogram;
  *       percentiles cannot be merged exactly, so the merged interval shows the worst input's (an upper bound,
  *       since a percentile of a union never exceeds the largest percentile of its parts).</li>
  *   <li>Workload metrics are merged by the rule the workload declared with each ({@link MetricInfo.Merge}): summed
- *       (tpmC), the mean of what every process saw of one server (the server's own tpmC), a mean weighted by
+ *       (tpmC), the median of what every process saw of one server (the server's own tpmC), a mean weighted by
  *       completed operations (driver CPU per transaction), a server-wide total over all operations (server CPU per
  *       transaction); metrics without a rule (a confidence interval), or missing from an input, are dropped and
  *       listed under the {@value #DROPPED_METRICS} parameter.</li>
@@ -374,6 +374,14 @@ public final class ResultMerge {
     }
 
     /** Metrics every input has and every input declared additive, summed; the rest cannot be merged. */
+    /** The middle value (the mean of the middle two for an even count): one process's misreading does not move it. */
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
     /** Each metric that every input has, with one merge rule, merged by it ({@link MetricInfo.Merge}). */
     private static Metrics metrics(List<RunResult> runs) {
         Metrics merged = new Metrics();
@@ -390,10 +398,9 @@ public final class ResultMerge {
             double[] totals = runs.stream().mapToDouble(r -> r.metrics().get(name) * r.totalCount()).toArray();
             Double value = switch (info.merge()) {
                 case SUM -> java.util.Arrays.stream(values).sum();
-                case SERVER -> java.util.Arrays.stream(values).average().orElseThrow();
+                case SERVER -> median(values);
                 case PER_OPERATION -> operations > 0 ? java.util.Arrays.stream(totals).sum() / operations : null;
-                case SERVER_PER_OPERATION -> operations > 0
-                        ? java.util.Arrays.stream(totals).average().orElseThrow() / operations : null;
+                case SERVER_PER_OPERATION -> operations > 0 ? median(totals) / operations : null;
                 case NONE -> null;
             };
             if (value != null) {

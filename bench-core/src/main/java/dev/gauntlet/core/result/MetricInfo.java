@@ -7,7 +7,7 @@ import java.util.Locale;
  * How to read a workload metric, declared by the workload where it defines the metric: which way is better
  * (so a comparison names the right winner; nothing is guessed from the metric's name), and how the values of driver
  * processes that ran at the same time merge into the whole run's ({@link Merge}: tpmC adds up; the server's own count
- * of New-Orders is the same server seen by each; driver CPU per transaction is a mean weighted by transactions; a
+ * of New-Orders is the same server read by each; driver CPU per transaction is a mean weighted by transactions; a
  * confidence interval does not merge, and a merge drops it).
  *
  * @param better   which way the metric should move
@@ -40,7 +40,10 @@ public record MetricInfo(Better better, boolean additive, Merge merge) {
     public enum Merge {
         /** The processes' values add up: rates and counts of their own work (tpmC, messages per second). */
         SUM,
-        /** Each process saw the same server-wide quantity (the server's New-Orders per minute): their mean. */
+        /**
+         * Each process read the same server-wide quantity (the server's New-Orders per minute): the median of their
+         * readings, so one process's misreading does not move it (of two, their mean).
+         */
         SERVER,
         /**
          * A process's own cost per completed operation (driver CPU, round trips): the mean weighted by each
@@ -49,7 +52,7 @@ public record MetricInfo(Better better, boolean additive, Merge merge) {
         PER_OPERATION,
         /**
          * A server-wide cost over the process's own completed operations (server CPU per transaction): the server's
-         * total (the mean of value x operations) over all processes' operations.
+         * total (the median of value x operations, as for {@link #SERVER}) over all processes' operations.
          */
         SERVER_PER_OPERATION,
         /** Cannot be merged from the processes' values (a ratio of other things, a confidence interval): dropped. */
