@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
  * worker 0 verifies delivery over both ledgers.
  */
 @ExtendWith(PostgresExtension.class)
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class QueueScaleOutTest {
+
+    /**
+     * A thread per driver process: they must run at once (worker 0 waits for the others), which the common pool does
+     * not promise on a small machine.
+     */
+    private static final java.util.concurrent.Executor PROCESSES =
+            java.util.concurrent.Executors.newCachedThreadPool();
 
     private static List<RunResult> split(TestDatabase db, Path tmp, String... args) throws Exception {
         String startAt = Instant.now().plusSeconds(12).toString();
@@ -41,7 +50,8 @@ class QueueScaleOutTest {
             List<String> all = new ArrayList<>(List.of(args));
             all.addAll(List.of("--worker", w + "/2", "--start-at", startAt, "--duration", "3s", "--report-every", "1s",
                     "--seed", "3", "--out", tmp.resolve("w" + w).toString()));
-            runs.add(CompletableFuture.supplyAsync(() -> QueueCommandTest.cli(db, "run", all.toArray(String[]::new))));
+            runs.add(CompletableFuture.supplyAsync(() -> QueueCommandTest.cli(db, "run", all.toArray(String[]::new)),
+                    PROCESSES));
         }
         List<RunResult> results = new ArrayList<>();
         for (int w = 0; w < 2; w++) {

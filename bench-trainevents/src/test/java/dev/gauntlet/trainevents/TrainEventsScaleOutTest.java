@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,15 @@ import org.junit.jupiter.api.io.TempDir;
  * events against both processes' ledgers.
  */
 @ExtendWith(PostgresExtension.class)
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TrainEventsScaleOutTest {
+
+    /**
+     * A thread per driver process: they must run at once (worker 0 waits for the others), which the common pool does
+     * not promise on a small machine.
+     */
+    private static final java.util.concurrent.Executor PROCESSES =
+            java.util.concurrent.Executors.newCachedThreadPool();
 
     private static CommandRun cli(TestDatabase db, String... args) {
         return CommandRun.of(new TrainEventsCommand(), db, "run", args);
@@ -42,7 +51,7 @@ class TrainEventsScaleOutTest {
         for (int w = 0; w < 2; w++) {
             String[] args = {"--clients", "4", "--seed-events", "200", "--duration", "3s", "--report-every", "1s",
                 "--worker", w + "/2", "--start-at", startAt, "--seed", "9", "--out", tmp.resolve("w" + w).toString()};
-            runs.add(CompletableFuture.supplyAsync(() -> cli(db, args)));
+            runs.add(CompletableFuture.supplyAsync(() -> cli(db, args), PROCESSES));
         }
         List<RunResult> w = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
