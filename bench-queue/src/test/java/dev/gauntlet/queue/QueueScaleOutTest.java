@@ -3,6 +3,7 @@ package dev.gauntlet.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.gauntlet.core.report.ResultMerge;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;

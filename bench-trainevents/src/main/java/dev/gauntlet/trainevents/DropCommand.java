@@ -1,10 +1,8 @@
 package dev.gauntlet.trainevents;
 
-import dev.gauntlet.core.cli.ConnectionOptions;
-import dev.gauntlet.core.cli.ExitCode;
-import java.util.concurrent.Callable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code bench-trainevents drop}: removes the tables. */
 @Command(name = "drop", mixinStandardHelpOptions = true,
@@ -12,18 +10,14 @@ import picocli.CommandLine.Mixin;
         footer = {"", "Examples:",
                 "  bench-trainevents drop",
                 "  bench-trainevents drop --url jdbc:postgresql://db:5432/rail --user bench"})
-public final class DropCommand implements Callable<Integer> {
+public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
 
-    @Mixin
-    ConnectionOptions connection;
+    public DropCommand() {
+        super(TrainEventsCommand.NAME, "the train-event tables");
+    }
 
     @Override
-    public Integer call() {
-        connection.admin(TrainEventsCommand.NAME, "drop", c -> {
-            EventTables.drop(c);
-            return null;
-        });
-        System.out.println("Dropped the train-event tables");
-        return ExitCode.OK;
+    protected void drop(Connection c) throws SQLException {
+        EventTables.drop(c);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.db.Rendezvous;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
@@ -7,7 +8,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * A workload's {@code drop} command: the subclass carries the {@code @Command} annotation and says what its tables
- * are and how to drop them; connecting, the message and the exit code are the same for every workload.
+ * are and how to drop them; connecting, the message and the exit code are the same for every workload, and so is
+ * dropping what split runs left ({@link Rendezvous#drop}).
  */
 public abstract class DropCommand implements Callable<Integer> {
 
@@ -32,6 +34,7 @@ public abstract class DropCommand implements Callable<Integer> {
     public Integer call() {
         return connection.admin(database, "drop", c -> {
             drop(c);
+            Rendezvous.drop(c);
             System.out.println("Dropped " + what + ".");
             return ExitCode.OK;
         });

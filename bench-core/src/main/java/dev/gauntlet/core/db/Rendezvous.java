@@ -85,6 +85,13 @@ public final class Rendezvous {
         return true;
     }
 
+    /** Removes the table of arrivals (every run's), as a workload's {@code drop} does. */
+    public static void drop(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + TABLE);
+        }
+    }
+
     public WorkerShare share() {
         return share;
     }

@@ -71,26 +71,5 @@ public interface Operation<S> {
     @FunctionalInterface
     interface ObservingBody<S> {
         void execute(S session, Attempt attempt) throws Exception;
-
-    /**
-     * How this operation's work is committed; {@link Commit#EXPLICIT} (the target begins a transaction, runs the
-     * operation and commits) unless it says otherwise.
-     */
-    default Commit commit() {
-        return Commit.EXPLICIT;
-    }
-
-    /** How an operation's work becomes durable, and so what a session lost during it means. */
-    enum Commit {
-        /** In a transaction the target commits after the operation: the commit is one more round trip. */
-        EXPLICIT,
-        /**
-         * One statement the server commits as it answers (a procedure call in auto-commit): no commit round trip,
-         * so a session lost while it runs leaves the commit unknown (an ambiguous commit).
-         */
-        IMPLICIT,
-        /** One statement that only reads, in auto-commit: nothing to commit; a lost session is a connection error. */
-        NONE
-    }
     }
 }

@@ -6,42 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Driver processes of one split run meeting on a real PostgreSQL: who waits for whom, and for how long. */
+@ExtendWith(PostgresExtension.class)
 @Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RendezvousTest {
 
-    @TempDir
-    static Path temp;
-
-    private static LocalPostgres pg;
     private static ConnectionSettings settings;
 
     @BeforeAll
-    static void startPostgres() {
-        pg = LocalPostgres.builder().dataDirectory(temp.resolve("data")).build().start();
-        pg.createDatabaseIfAbsent("rendezvous");
-        settings = new ConnectionSettings(pg.jdbcUrl("rendezvous"), pg.user(), null);
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
+    static void database(TestDatabase server) {
+        TestDatabase db = server.freshDatabase("rendezvous");
+        settings = new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
     }
 
     private static Rendezvous worker(Instant run, int index, int count, PrintStream out) {
