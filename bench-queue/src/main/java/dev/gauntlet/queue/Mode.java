@@ -40,7 +40,7 @@ interface Mode {
     /**
      * Delivery verified from the ledger against the tables; empty when another process of a split run verifies it.
      *
-     * @param split where the processes of a run split with {@code --worker} meet; null when this process runs it all
+     * @param split where the processes of a run split with {@code --worker} meet (worker 0 of 1 for a whole run)
      */
     Optional<DeliveryChecks.Delivery> verify(Connection c, Rendezvous split) throws SQLException;
 

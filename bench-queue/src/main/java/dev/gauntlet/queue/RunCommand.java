@@ -139,7 +139,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * What the runs share: the database, the mode (with the current run's ledger), the current write rate (this
-     * process's part of it), and where the processes of a split run meet (null when this one runs it all).
+     * process's part of it), and where the processes of a split run meet (worker 0 of 1 when this one runs it all).
      */
     static final class Setup {
         final Database db;
@@ -167,8 +167,8 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         mode = validate();
         SqlBenchmark<Setup> benchmark = SqlBenchmark.of(spec, QueueCommand.NAME, connection, options,
-                        (db, plan) -> new Setup(db, mode, throttle * writersHere / writers, share.whole() ? null
-                                : new Rendezvous(db.settings(), options.startAt(), share, System.out)))
+                        (db, plan) -> new Setup(db, mode, throttle * writersHere / writers,
+                                options.rendezvous(db.settings(), System.out)))
                 .experiments(experiments, List.of(), "Each run started from empty tables.")
                 .plan((s, plan) -> plan(plan, s.throttle))
                 .beforeEachRun(this::fresh)
@@ -222,16 +222,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--retention must be none or consumed (got '" + retention + "')");
         }
         layout.validate(List.of("--retention"));
+        options.requireStartAtToSplit("worker 0 creates its tables, the others wait for them");
         share = options.share();
-        if (!share.whole()) {
-            if (options.startAt() == null) {
-                throw new BadInputException("--worker " + share + " needs --start-at: the instant every worker starts "
-                        + "at names the run they join (worker 0 creates its tables, the others wait for them)");
-            }
-            if (findMaxRate) {
-                throw new BadInputException("--find-max-rate makes its own runs one after another: it does not split "
-                        + "between processes (--worker)");
-            }
+        if (!share.whole() && findMaxRate) {
+            throw new BadInputException("--find-max-rate makes its own runs one after another: it does not split "
+                    + "between processes (--worker)");
         }
         writersHere = part("--writers", writers);
         int readersHere = part(layout.pubsub() ? "--readers (per consumer group)" : "--readers", readers);
@@ -302,11 +297,7 @@ public final class RunCommand implements Callable<Integer> {
                 throw new RunFailedException("cannot create the " + s.mode.name() + " tables: " + SqlStates.message(e), e);
             }
         };
-        if (s.split == null) {
-            create.run();
-        } else {
-            s.split.afterWorkerZero(TABLES_CREATED, create, "worker 0 to create the " + s.mode.name() + " tables");
-        }
+        s.split.afterWorkerZero(TABLES_CREATED, create, "worker 0 to create the " + s.mode.name() + " tables");
         s.mode.openLedger();
     }
 

@@ -88,7 +88,7 @@ final class WorkQueueMode implements Mode {
 
     @Override
     public Optional<DeliveryChecks.Delivery> verify(Connection c, Rendezvous split) throws SQLException {
-        if (split == null) {
+        if (split.share().whole()) {
             return Optional.of(QueueDeliveryChecks.run(c, ledger, ack));
         }
         LedgerStore.store(c, split.share().index(), ledger);

@@ -18,7 +18,6 @@ import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Probe;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -83,8 +82,8 @@ public final class RunCommand implements Callable<Integer> {
     long seedEvents;
 
     /**
-     * What the runs share (the database, and where the processes of a split run meet: null when this one runs it
-     * all), and the current run's variant and ledger.
+     * What the runs share (the database, and where the processes of a split run meet: worker 0 of 1 when this one
+     * runs it all), and the current run's variant and ledger.
      */
     static final class Setup {
         final Database db;
@@ -123,10 +122,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private List<Variant> validate() {
-        if (!options.share().whole() && options.startAt() == null) {
-            throw new BadInputException("--worker " + options.share() + " needs --start-at: the instant every worker "
-                    + "starts at names the run they join (worker 0 creates and seeds its tables, the others wait)");
-        }
+        options.requireStartAtToSplit("worker 0 creates and seeds its tables, the others wait for them");
         if (spec.commandLine().getParseResult().hasMatchedOption("--rate")) {
             throw new BadInputException("--rate does not apply: clients cycle back to back; pace them with --delay");
         }
@@ -142,8 +138,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Setup prepare(Database db) {
-        WorkerShare share = options.share();
-        return new Setup(db, share.whole() ? null : new Rendezvous(db.settings(), options.startAt(), share, System.out));
+        return new Setup(db, options.rendezvous(db.settings(), System.out));
     }
 
     /**
@@ -157,18 +152,14 @@ public final class RunCommand implements Callable<Integer> {
             System.out.printf("Creating the %s tables and seeding %,d events...%n", v, seedEvents);
             try (Connection c = s.db.settings().connectForAdmin()) {
                 EventTables.create(c, v, s.db.isCockroach(), seedEvents, options.seed(), s.ledger);
-                if (s.split != null) {
+                if (!s.split.share().whole()) {
                     EventChecks.createSharedLedgers(c);
                 }
             } catch (SQLException e) {
                 throw new RunFailedException("cannot create the " + v + " tables: " + SqlStates.message(e), e);
             }
         };
-        if (s.split == null) {
-            create.run();
-        } else {
-            s.split.afterWorkerZero(TABLES_SEEDED, create, "worker 0 to create and seed the " + v + " tables");
-        }
+        s.split.afterWorkerZero(TABLES_SEEDED, create, "worker 0 to create and seed the " + v + " tables");
     }
 
     private List<Probe> probes(Setup s) {
@@ -203,7 +194,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         System.out.println();
         System.out.print(CycleTable.of(r));
-        if (s.split == null) {
+        if (s.split.share().whole()) {
             System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), every one checked%n",
                     s.ledger.size(), seedEvents, s.ledger.uncertainSize());
         } else {
@@ -215,7 +206,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** This run's checks; in a split run, worker 0's over every worker's stored ledger, none in the others. */
     private List<Check> verify(Connection c, Setup s) throws SQLException {
-        if (s.split == null) {
+        if (s.split.share().whole()) {
             return EventChecks.run(c, s.variant, s.ledger);
         }
         EventChecks.store(c, s.split.share().index(), s.ledger);

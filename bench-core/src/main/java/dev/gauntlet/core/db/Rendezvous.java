@@ -20,7 +20,8 @@ import java.util.Locale;
  * before it wait for it, a process that never comes fails the others' wait with one line.
  *
  * <p>Two patterns cover the workloads: {@link #afterWorkerZero} (worker 0 creates the tables, the others wait for
- * them) and {@link #allArrived} (every process stores its ledger, worker 0 verifies them all).
+ * them) and {@link #allArrived} (every process stores its ledger, worker 0 verifies them all). A process that runs
+ * the whole run is worker 0 of 1: it waits for nobody and writes nothing, so workloads need no second path.
  *
  * <p>{@link #until} is the wait itself, for a condition a workload reads from its own tables (TPC-C's load record).
  */
@@ -45,13 +46,17 @@ public final class Rendezvous {
     private final PrintStream out;
 
     /**
-     * @param startAt when the run starts in every process of it ({@code --start-at}): its name
+     * @param startAt when the run starts in every process of it ({@code --start-at}): its name; may be null for a
+     *                whole run
      * @param share   this process's share
      */
     public Rendezvous(ConnectionSettings settings, Instant startAt, WorkerShare share, PrintStream out) {
+        if (startAt == null && !share.whole()) {
+            throw new IllegalArgumentException("a run split between processes needs its --start-at to meet by");
+        }
         this.settings = settings;
         this.startAt = startAt;
-        this.run = startAt.toString();
+        this.run = startAt == null ? null : startAt.toString();
         this.share = share;
         this.out = out;
     }
@@ -65,7 +70,9 @@ public final class Rendezvous {
     public void afterWorkerZero(String step, Runnable work, String what) {
         if (share.index() == 0) {
             work.run();
-            arrive(step);
+            if (!share.whole()) {
+                arrive(step);
+            }
         } else {
             await(step, 1, GRACE, what);
         }
@@ -77,6 +84,9 @@ public final class Rendezvous {
      * The others return false at once.
      */
     public boolean allArrived(String step, Duration runLength, String what) {
+        if (share.whole()) {
+            return true;
+        }
         arrive(step);
         if (share.index() != 0) {
             return false;

@@ -72,6 +72,16 @@ class RendezvousTest {
     }
 
     @Test
+    void aProcessThatRunsItAllIsWorkerZeroOfOneAndMeetsNobody() {
+        Rendezvous whole = worker(null, 0, 1, quiet());
+        AtomicLong worked = new AtomicLong();
+        whole.afterWorkerZero("tables", worked::incrementAndGet, "-");
+        assertEquals(1, worked.get(), "it does the work itself");
+        assertTrue(whole.allArrived("ledgers", Duration.ZERO, "-"), "and holds every ledger at once");
+        assertThrows(IllegalArgumentException.class, () -> worker(null, 1, 2, quiet()), "a split needs --start-at");
+    }
+
+    @Test
     void anEarlierRunsArrivalsDoNotCountAndAWaitThatNeverEndsFailsWithOneLine() {
         Instant earlier = Instant.now().minusSeconds(3600);
         worker(earlier, 0, 2, quiet()).arrive("tables");
