@@ -15,7 +15,7 @@ import java.sql.Statement;
 public final class Procedures {
 
     /** The version {@code procedures.sql} installs ({@code tpcc_procedures_version()}). */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** The SQLSTATE {@code tpcc_new_order} raises when stock rows are missing (the message lists item@warehouse). */
     public static final String MISSING_STOCK = "GT001";

@@ -49,14 +49,14 @@ public final class NewOrder implements TransactionMode.Procedural {
     private static final String[] ORDER = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
     private static final String EXISTING_ITEMS = "SELECT i_id FROM item WHERE i_id = ANY (?)";
-    private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?)";
+    private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?, ?)";
 
     static {
         for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
             ORDER[d] = "WITH d AS (UPDATE district SET d_next_o_id = d_next_o_id + 1 "
                     + "WHERE d_w_id = ? AND d_id = ? RETURNING d_tax, d_next_o_id - 1 AS o_id), "
                     + "o AS (INSERT INTO \"order\" (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
-                    + "o_all_local) SELECT o_id, ?, ?, ?, now(), NULL, ?, ? FROM d RETURNING o_id), "
+                    + "o_all_local) SELECT o_id, ?, ?, ?, ?, NULL, ?, ? FROM d RETURNING o_id), "
                     + "n AS (INSERT INTO new_order (no_o_id, no_d_id, no_w_id) SELECT o_id, ?, ? FROM o RETURNING no_o_id), "
                     + "c AS (SELECT c_discount, c_last, c_credit, w_tax FROM customer JOIN warehouse ON w_id = c_w_id "
                     + "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?), "
@@ -86,6 +86,8 @@ public final class NewOrder implements TransactionMode.Procedural {
     private final CommittedOrders orders;
     /** The order id the last attempt placed, or 0 when it placed none (rolled back, failed). */
     private int placed;
+    /** The entry time the last attempt stored with its order ({@link CommittedOrders#entryTime()}). */
+    private java.time.LocalDateTime entered;
 
     NewOrder(int warehouse, int district, int customer, Line[] lines, boolean rollback) {
         this(warehouse, district, customer, lines, rollback, null);
@@ -130,6 +132,7 @@ public final class NewOrder implements TransactionMode.Procedural {
     /** The transaction's statement, on a connection the caller commits or rolls back. */
     void execute(Connection c) throws SQLException {
         placed = 0;
+        entered = CommittedOrders.entryTime();
         int orderId;
         boolean allLocal = true;
         for (Line l : lines) {
@@ -147,6 +150,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setInt(++i, district);
             s.setInt(++i, warehouse);
             s.setInt(++i, customer);
+            s.setObject(++i, entered);
             s.setInt(++i, lines.length);
             s.setInt(++i, allLocal ? 1 : 0);
             s.setInt(++i, district);
@@ -202,6 +206,7 @@ public final class NewOrder implements TransactionMode.Procedural {
     @Override
     public void call(Connection c) throws SQLException {
         placed = 0;
+        entered = CommittedOrders.entryTime();
         int orderId;
         try (PreparedStatement s = c.prepareStatement(CALL)) {
             s.setInt(1, warehouse);
@@ -210,6 +215,7 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setObject(4, ints(Line::item));
             s.setObject(5, ints(Line::supplyWarehouse));
             s.setObject(6, ints(Line::quantity));
+            s.setObject(7, entered);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 orderId = rs.getInt(1);
@@ -230,6 +236,12 @@ public final class NewOrder implements TransactionMode.Procedural {
             throw damaged(c, List.of());
         }
         placed = orderId;
+    }
+
+    /** The order the last attempt placed, as the ledger keeps it; null when it placed none. */
+    CommittedOrders.Order placedOrder() {
+        return placed == 0 ? null
+                : new CommittedOrders.Order(warehouse, district, placed, customer, lines.length, entered);
     }
 
     /** Rolls back an open transaction; in auto-commit the failed call was rolled back by the server already. */
@@ -320,12 +332,15 @@ public final class NewOrder implements TransactionMode.Procedural {
         recorded(attempt);
     }
 
-    /** The placed order's key goes to the ledger once its commit is heard; an ambiguous one is only counted. */
+    /**
+     * The placed order (its key, customer, line count and entry time) goes to the ledger once its commit is heard;
+     * an ambiguous one is only counted.
+     */
     @Override
     public void recorded(Attempt attempt) {
-        int orderId = placed;
-        if (orders != null && orderId > 0) {
-            attempt.afterCommit(() -> orders.committed(warehouse, district, orderId));
+        if (orders != null && placed > 0) {
+            CommittedOrders.Order order = placedOrder();
+            attempt.afterCommit(() -> orders.committed(order));
             attempt.ifCommitUnknown(orders::uncertain);
         }
     }

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDateTime;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,12 +32,15 @@ class NothingLostTest {
                 .load(1);
     }
 
-    /** The loaded orders of district 1 and 2 as if the driver had heard them commit. */
-    private static CommittedOrders ledger() {
+    /** The loaded orders of district 1 and 2 as if the driver had heard them commit (as they are stored). */
+    private static CommittedOrders ledger() throws SQLException {
         CommittedOrders orders = new CommittedOrders();
-        for (int d = 1; d <= 2; d++) {
-            for (int o = 1; o <= 3000; o++) {
-                orders.committed(1, d, o);
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT o_w_id, o_d_id, o_id, o_c_id, o_ol_cnt, o_entry_d FROM \"order\" WHERE o_w_id = 1 "
+                        + "AND o_d_id <= 2 ORDER BY 1, 2, 3")) {
+            while (rs.next()) {
+                orders.committed(new CommittedOrders.Order(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4),
+                        rs.getInt(5), rs.getObject(6, LocalDateTime.class)));
             }
         }
         return orders;
@@ -47,7 +51,8 @@ class NothingLostTest {
         try (Connection c = db.connect()) {
             Check check = NothingLost.run(c, ledger());
             assertEquals(Check.Status.PASS, check.status(), check.detail());
-            assertEquals("all 6,000 New-Orders the driver saw commit are there", check.detail());
+            assertEquals("all 6,000 New-Orders the driver saw commit are there, each as the order it placed",
+                    check.detail());
         }
     }
 
@@ -61,11 +66,13 @@ class NothingLostTest {
                 assertEquals(1, s.executeUpdate("DELETE FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 2 AND o_id = 2999"));
             }
             CommittedOrders orders = ledger();
-            orders.committed(1, 3, 4500); // never placed at all
+            LocalDateTime entered = LocalDateTime.of(2026, 11, 26, 10, 0, 0, 123_456_000);
+            orders.committed(new CommittedOrders.Order(1, 3, 4500, 7, 5, entered)); // never placed at all
+            orders.committed(new CommittedOrders.Order(1, 1, 17, 99, 5, entered)); // its key holds another order
             Check check = NothingLost.run(c, orders); // sees the deletion; its own rollback undoes it
             assertEquals(Check.Status.FAIL, check.status());
-            assertEquals("2 of 6,001 New-Orders the driver saw commit are missing (warehouse/district/order): "
-                    + "1/2/2999, 1/3/4500", check.detail());
+            assertEquals("3 of 6,002 New-Orders the driver saw commit are lost (2 absent, 1 whose key another order "
+                    + "took): 1/1/17 (its key holds another order), 1/2/2999, 1/3/4500", check.detail());
             c.setAutoCommit(true);
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*) FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 2")) {

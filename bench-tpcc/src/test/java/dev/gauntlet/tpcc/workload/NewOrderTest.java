@@ -80,4 +80,51 @@ class NewOrderTest {
             assertEquals(Map.of("orderLines", 2L, "remoteOrderLines", 1L), counted);
         }
     }
+
+    /**
+     * What an asynchronous failover does to an order: it commits and the driver records it; the standby that is
+     * promoted never had it, so its rows are gone and the district's {@code d_next_o_id} is one lower; the district's
+     * next New-Order then commits under the same key. A check of keys would find that key present; the check FAILs
+     * naming the lost order, in both transaction modes.
+     */
+    @Test
+    void anOrderLostWithItsDistrictsIdBumpIsNamedThoughTheNextOrderTookItsKey() throws Exception {
+        ConnectionSettings settings = new ConnectionSettings(db.jdbcUrl(), db.user(), db.password());
+        try (JdbcTarget target = JdbcTarget.direct(settings); Connection c = target.open()) {
+            c.setAutoCommit(true);
+            dev.gauntlet.tpcc.schema.Procedures.ensure(c);
+            c.setAutoCommit(false);
+            for (TransactionMode mode : TransactionMode.values()) {
+                int district = mode == TransactionMode.STATEMENTS ? 5 : 6;
+                CommittedOrders ledger = new CommittedOrders();
+                NewOrder first = new NewOrder(1, district, 11, new NewOrder.Line[] {
+                        new NewOrder.Line(5, 1, 3), new NewOrder.Line(8, 1, 2)}, false, ledger);
+                target.transact(c, mode.operation(first), new dev.gauntlet.core.run.Attempt());
+                CommittedOrders.Order lost = first.placedOrder();
+                ledger.committed(lost);
+                try (Statement s = c.createStatement()) {
+                    s.execute("DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = " + district + " AND ol_o_id = "
+                            + lost.orderId());
+                    s.execute("DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = " + district
+                            + " AND no_o_id = " + lost.orderId());
+                    assertEquals(1, s.executeUpdate("DELETE FROM \"order\" WHERE o_w_id = 1 AND o_d_id = "
+                            + district + " AND o_id = " + lost.orderId()));
+                    assertEquals(1, s.executeUpdate("UPDATE district SET d_next_o_id = " + lost.orderId()
+                            + " WHERE d_w_id = 1 AND d_id = " + district));
+                }
+                c.commit();
+                NewOrder next = new NewOrder(1, district, 12, new NewOrder.Line[] {
+                        new NewOrder.Line(5, 1, 3), new NewOrder.Line(8, 1, 2)}, false, ledger);
+                target.transact(c, mode.operation(next), new dev.gauntlet.core.run.Attempt());
+                ledger.committed(next.placedOrder());
+                assertEquals(lost.orderId(), next.placedOrder().orderId(), "the next order took the lost one's key");
+
+                dev.gauntlet.core.result.Check check = dev.gauntlet.tpcc.checks.NothingLost.run(c, ledger);
+                assertEquals(dev.gauntlet.core.result.Check.Status.FAIL, check.status(), mode + ": " + check.detail());
+                assertEquals("1 of 2 New-Orders the driver saw commit are lost (0 absent, 1 whose key another order "
+                        + "took): 1/" + district + "/" + lost.orderId() + " (its key holds another order)",
+                        check.detail());
+            }
+        }
+    }
 }
