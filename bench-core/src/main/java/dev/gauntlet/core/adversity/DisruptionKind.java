@@ -46,9 +46,12 @@ public enum DisruptionKind {
             "kill -9 of one workload backend: the postmaster resets every session"),
     TERMINATE_SESSIONS("terminate-sessions", Need.SQL, true, Length.NONE, Duration.ofSeconds(5), Map.of(),
             "pg_terminate_backend of every workload session"),
-    ZONE_OUTAGE("zone-outage", Need.STANDBY, true, Length.REQUIRED, null, Map.of("promote-after", "10s"),
+    ZONE_OUTAGE("zone-outage", Need.STANDBY, true, Length.REQUIRED, null,
+            Map.of("promote-after", "10s", "hold-standby", "0s"),
             "the primary stopped for LENGTH (immediate shutdown); the standby promoted after PROMOTE-AFTER; "
-                    + "the old primary rebuilt as the new standby when it returns");
+                    + "the old primary rebuilt as the new standby when it returns. HOLD-STANDBY > 0: the standby's "
+                    + "WAL receiver is first held (SIGSTOP) that long, so an asynchronous standby falls behind and "
+                    + "the failover loses the last commits (a synchronous one holds the commits back instead)");
 
     /** What a disruption needs of the system under test. */
     public enum Need {

@@ -29,7 +29,8 @@ public final class Disruptions {
             case RESTART_IMMEDIATE -> new Restart(name, system, true);
             case KILL_BACKEND -> new KillBackend(name, system);
             case TERMINATE_SESSIONS -> new TerminateSessions(name, system);
-            case ZONE_OUTAGE -> new ZoneOutage(name, system, spec.durationOption("promote-after"));
+            case ZONE_OUTAGE -> new ZoneOutage(name, system, spec.durationOption("promote-after"),
+                    spec.durationOption("hold-standby"));
         };
     }
 }

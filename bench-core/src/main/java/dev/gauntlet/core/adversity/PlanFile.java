@@ -53,7 +53,7 @@ public final class PlanFile {
     private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random", "until");
 
     /** The plans that ship with Gauntlet (in plans/ and on the classpath). */
-    public static final List<String> SHIPPED = List.of("pua-smoke", "pua-postgres");
+    public static final List<String> SHIPPED = List.of("pua-smoke", "pua-postgres", "pua-failover-loss");
 
     private final String file;
 
@@ -239,7 +239,7 @@ public final class PlanFile {
             String value = spec.option(option);
             try {
                 switch (option) {
-                    case "every", "latency", "jitter", "promote-after" -> Durations.parse(value);
+                    case "every", "latency", "jitter", "promote-after", "hold-standby" -> Durations.parse(value);
                     case "share" -> DisruptionSpec.share(value);
                     case "rate" -> {
                         if (!(Double.parseDouble(value) > 0)) {

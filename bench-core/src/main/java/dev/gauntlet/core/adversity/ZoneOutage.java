@@ -3,7 +3,13 @@ package dev.gauntlet.core.adversity;
 import dev.gauntlet.core.db.BaseBackup;
 import dev.gauntlet.core.db.ReplicatedPostgres;
 import dev.gauntlet.core.run.Disruption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -11,19 +17,26 @@ import java.util.Locale;
  * standby promoted after {@code promoteAfter} (the time a failure detector takes), and when the zone returns (the
  * disruption's end) the old primary rebuilt from a base backup of the new one and started as its standby. With a
  * synchronous standby no acknowledged commit is lost; with an asynchronous one, what had not reached it is.
+ *
+ * <p>With {@code holdStandby} > 0 the standby's WAL receiver is first stopped (SIGSTOP) for that long and resumed only
+ * once the primary is down, as a standby on a slow link or disk falls behind: an asynchronous standby then lacks the
+ * last commits the clients were told about, and the failover loses them (what a "nothing lost" check must find); a
+ * synchronous standby makes those commits wait instead, so none is acknowledged and none is lost.
  */
 final class ZoneOutage implements Disruption {
 
     private final String name;
     private final SystemUnderTest system;
     private final Duration promoteAfter;
+    private final Duration holdStandby;
     private volatile boolean down;
     private volatile boolean promoted;
 
-    ZoneOutage(String name, SystemUnderTest system, Duration promoteAfter) {
+    ZoneOutage(String name, SystemUnderTest system, Duration promoteAfter, Duration holdStandby) {
         this.name = name;
         this.system = system;
         this.promoteAfter = promoteAfter;
+        this.holdStandby = holdStandby;
     }
 
     @Override
@@ -35,7 +48,11 @@ final class ZoneOutage implements Disruption {
     public void start(Log log) throws Exception {
         ReplicatedPostgres servers = system.local().orElseThrow();
         int oldPort = servers.primary().port();
-        servers.stopPrimary();
+        if (holdStandby.compareTo(Duration.ZERO) > 0) {
+            holdStandbyAndStopPrimary(servers, log);
+        } else {
+            servers.stopPrimary();
+        }
         down = true;
         log.note("primary (port " + oldPort + ") stopped (immediate)");
         Thread.sleep(promoteAfter.toMillis());
@@ -63,5 +80,69 @@ final class ZoneOutage implements Disruption {
         down = false;
         log.note(String.format(Locale.ROOT, "old primary rebuilt as the new standby (base backup of %,d MB) and "
                 + "streaming in %.1f s", o.bytes() >> 20, (System.nanoTime() - t0) / 1e9));
+    }
+
+    /**
+     * Stops the standby's WAL receiver for {@link #holdStandby}, notes how far behind the primary it is, stops the
+     * primary and only then lets the receiver go on (it finds the primary gone). An exit hook resumes it if the run
+     * is stopped meanwhile.
+     */
+    private void holdStandbyAndStopPrimary(ReplicatedPostgres servers, Log log) throws Exception {
+        var standby = servers.standby().orElseThrow(() -> new IllegalStateException("there is no standby to hold"));
+        long receiver = walReceiver(standby);
+        Thread resume = new Thread(() -> resumeQuietly(receiver), "gauntlet-zone-outage-undo");
+        Runtime.getRuntime().addShutdownHook(resume);
+        try {
+            DiskStall.signal("STOP", List.of(receiver));
+            Thread.sleep(holdStandby.toMillis());
+            String behind = behind(servers, standby);
+            servers.stopPrimary();
+            log.note("standby's WAL receiver (pid " + receiver + ") held " + dev.gauntlet.core.run.Durations.format(
+                    holdStandby) + " (SIGSTOP) before the primary stopped: " + behind);
+        } finally {
+            DiskStall.signal("CONT", List.of(receiver));
+            try {
+                Runtime.getRuntime().removeShutdownHook(resume);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run: it resumed the receiver too
+            }
+        }
+    }
+
+    private static long walReceiver(dev.gauntlet.core.db.LocalPostgres standby) throws SQLException {
+        try (Connection c = standby.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_wal_receiver")) {
+            if (!rs.next()) {
+                throw new SQLException("the standby has no WAL receiver to hold (it is not streaming)");
+            }
+            return rs.getLong(1);
+        }
+    }
+
+    /** How far the standby's received WAL is behind the primary's, as the two servers say. */
+    private static String behind(ReplicatedPostgres servers, dev.gauntlet.core.db.LocalPostgres standby) {
+        try (Connection p = servers.primary().connect("postgres"); Statement ps = p.createStatement();
+             ResultSet pr = ps.executeQuery("SELECT pg_current_wal_lsn()");
+             Connection sc = standby.connect("postgres"); PreparedStatement ss = sc.prepareStatement(
+                     "SELECT pg_last_wal_receive_lsn(), pg_wal_lsn_diff(?::pg_lsn, pg_last_wal_receive_lsn())")) {
+            pr.next();
+            String written = pr.getString(1);
+            ss.setString(1, written);
+            try (ResultSet sr = ss.executeQuery()) {
+                sr.next();
+                return String.format(Locale.ROOT, "the primary had written WAL to %s, the standby received to %s "
+                        + "(%,.1f MB behind)", written, sr.getString(1), sr.getDouble(2) / (1 << 20));
+            }
+        } catch (SQLException e) {
+            return "how far behind could not be read (" + e.getMessage() + ")";
+        }
+    }
+
+    private static void resumeQuietly(long pid) {
+        try {
+            DiskStall.signal("CONT", List.of(pid));
+        } catch (Exception ignored) {
+            // the JVM is going; nothing more can be done
+        }
     }
 }

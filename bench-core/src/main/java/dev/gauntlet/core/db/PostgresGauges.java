@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import java.sql.Array;
 import java.sql.Connection;
@@ -41,6 +42,17 @@ public final class PostgresGauges implements GaugeProbe {
     @Override
     public String name() {
         return "postgres";
+    }
+
+    @Override
+    public GaugeInfo.Kind kind() {
+        return GaugeInfo.Kind.LEVEL;
+    }
+
+    /** Every process reads the same server's tables: a merge takes the median reading, never the sum. */
+    @Override
+    public GaugeInfo.Merge merge(String gauge) {
+        return GaugeInfo.Merge.SERVER;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,6 +16,8 @@ import java.util.Map;
  * (timed and requested). A sample that fails (the server is down) leaves a gap.
  */
 public final class ServerHealth implements GaugeProbe {
+
+    public static final String REPLICATION_LAG = "replicationLagBytes";
 
     private final ConnectionSettings settings;
     private Connection connection;
@@ -36,6 +39,17 @@ public final class ServerHealth implements GaugeProbe {
     @Override
     public String name() {
         return "server-health";
+    }
+
+    @Override
+    public GaugeInfo.Kind kind() {
+        return GaugeInfo.Kind.LEVEL;
+    }
+
+    /** Replication lag: the largest reading is meant; WAL and checkpoints: the same server read by each process. */
+    @Override
+    public GaugeInfo.Merge merge(String gauge) {
+        return gauge.equals(REPLICATION_LAG) ? GaugeInfo.Merge.MAX : GaugeInfo.Merge.SERVER;
     }
 
     @Override
@@ -61,7 +75,7 @@ public final class ServerHealth implements GaugeProbe {
                 lastWal = wal;
                 lastNanos = now;
                 if (standby) {
-                    figures.put("replicationLagBytes", lag);
+                    figures.put(REPLICATION_LAG, lag);
                 }
                 String checkpoints = version >= 170000
                         ? "SELECT num_timed + num_requested FROM pg_stat_checkpointer"

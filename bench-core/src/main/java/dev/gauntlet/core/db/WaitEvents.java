@@ -1,5 +1,6 @@
 package dev.gauntlet.core.db;
 
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -49,6 +50,18 @@ public final class WaitEvents implements GaugeProbe, AutoCloseable {
     @Override
     public String name() {
         return "waits";
+    }
+
+    /** Session-samples counted since the previous call: each interval its own. */
+    @Override
+    public GaugeInfo.Kind kind() {
+        return GaugeInfo.Kind.RATE;
+    }
+
+    /** Each process samples every session of the benchmark's database: the same server read by each. */
+    @Override
+    public GaugeInfo.Merge merge(String gauge) {
+        return GaugeInfo.Merge.SERVER;
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.RoleResult;
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
@@ -46,9 +47,11 @@ import org.HdrHistogram.Histogram;
  * throughput: compare them instead).
  *
  * <ul>
- *   <li>The merged measured time spans from the earliest measured start to the latest measured end, and
- *       throughput is the total count over it: exact when the processes were measured over the same window (as
- *       {@code --start-at} arranges), slightly low when their windows are offset.</li>
+ *   <li>Throughput is the sum of each process's own rate over its own measured window, the rule tpmC and every
+ *       other summed rate follow too: when the processes were measured over the same window (as
+ *       {@code --start-at} arranges) it is the total count over that window; a process that started late does not
+ *       dilute the others' rates. The merged measured time is the span from the earliest measured start to the
+ *       latest measured end.</li>
  *   <li>Intervals are aligned by wall-clock time, not by position: intervals of different inputs whose ends lie
  *       within half a reporting period of each other are merged. Where an input interval has no histogram its
  *       percentiles cannot be merged exactly, so the merged interval shows the worst input's (an upper bound,
@@ -58,6 +61,9 @@ import org.HdrHistogram.Histogram;
  *       completed operations (driver CPU per transaction), a server-wide total over all operations (server CPU per
  *       transaction); metrics without a rule (a confidence interval), or missing from an input, are dropped and
  *       listed under the {@value #DROPPED_METRICS} parameter.</li>
+ *   <li>Gauges merge by the rule each declared ({@link GaugeInfo.Merge}): a process's own share adds up, a
+ *       reading of the one server every process read (table sizes, wait events) is their median, lag is the
+ *       largest; in the summary and in every interval. Results written before gauges declared a rule are summed.</li>
  *   <li>Checks with the same name are merged, worst first: FAIL if any input failed, else PASS if any passed.</li>
  *   <li>Parameters, tool and command come from the first input; {@value #MERGED_FROM} counts the processes merged
  *       (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose values differed.</li>
@@ -100,10 +106,10 @@ public final class ResultMerge {
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
                 first.variant(), first.command(), earliest(runs), latest(runs), measured,
                 runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics, share),
-                operations(runs, measured), metrics.values(), metrics.info(), intervals(runs, origin),
+                operations(runs), metrics.values(), metrics.info(), intervals(runs, origin, gaugeRules(runs)),
                 phases(runs, origin), errors(runs), checks(runs), ids,
                 observations(runs.stream().map(RunResult::observations).toList()),
-                gauges(runs.stream().map(RunResult::gauges).toList(), GaugeSummary::plus), roles(runs, measured),
+                gaugeSummaries(runs), roles(runs),
                 runs.stream().flatMap(r -> r.disruptions().stream()).toList());
     }
 
@@ -170,7 +176,7 @@ public final class ResultMerge {
 
     // ---- operations ----
 
-    private static List<OperationResult> operations(List<RunResult> runs, double measured) {
+    private static List<OperationResult> operations(List<RunResult> runs) {
         Map<String, List<OperationResult>> byName = new LinkedHashMap<>();
         runs.forEach(r -> r.operations().forEach(o -> byName.computeIfAbsent(o.name(), k -> new ArrayList<>()).add(o)));
         List<OperationResult> merged = new ArrayList<>();
@@ -179,7 +185,7 @@ public final class ResultMerge {
             long count = sum(parts, OperationResult::count);
             double recordedRate = parts.stream().mapToDouble(OperationResult::opsPerSecond).sum();
             merged.add(new OperationResult(name, count, sum(parts, OperationResult::errors),
-                    sum(parts, OperationResult::retries), Figures.perSecond(count, measured, recordedRate),
+                    sum(parts, OperationResult::retries), recordedRate,
                     LatencySummary.of(h), HistogramCodec.encode(h),
                     timing(parts, OperationResult::serviceTime), timing(parts, OperationResult::poolWait),
                     timing(parts, OperationResult::failed), sum(parts, OperationResult::unissued),
@@ -215,7 +221,7 @@ public final class ResultMerge {
     }
 
     /** Intervals grouped by when they ended: at most one per input in a group, ends within half a period. */
-    private static List<Interval> intervals(List<RunResult> runs, double origin) {
+    private static List<Interval> intervals(List<RunResult> runs, double origin, Map<String, GaugeInfo.Merge> rules) {
         List<Stamped> all = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             double start = startedAtSeconds(runs.get(i));
@@ -231,13 +237,13 @@ public final class ResultMerge {
             boolean fits = !group.isEmpty() && s.end() - group.get(0).end() <= tolerance
                     && group.stream().noneMatch(g -> g.input() == s.input());
             if (!group.isEmpty() && !fits) {
-                merged.add(interval(group, origin));
+                merged.add(interval(group, origin, rules));
                 group.clear();
             }
             group.add(s);
         }
         if (!group.isEmpty()) {
-            merged.add(interval(group, origin));
+            merged.add(interval(group, origin, rules));
         }
         return merged;
     }
@@ -249,7 +255,7 @@ public final class ResultMerge {
         return lengths.length == 0 ? 1 : lengths[lengths.length / 2];
     }
 
-    private static Interval interval(List<Stamped> group, double origin) {
+    private static Interval interval(List<Stamped> group, double origin, Map<String, GaugeInfo.Merge> rules) {
         List<Interval> parts = group.stream().map(Stamped::interval).toList();
         double t = group.stream().mapToDouble(Stamped::end).max().orElseThrow() - origin;
         double seconds = parts.stream().mapToDouble(Interval::seconds).max().orElse(0);
@@ -261,8 +267,7 @@ public final class ResultMerge {
         byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
         return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
                 observations(parts.stream().map(Interval::observations).toList()),
-                gauges(parts.stream().map(Interval::gauges).toList(), Long::sum),
-                gauges(parts.stream().map(Interval::failures).toList(), Long::sum));
+                intervalGauges(parts, rules), failures(parts));
     }
 
     private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {
@@ -298,8 +303,8 @@ public final class ResultMerge {
         return merged;
     }
 
-    /** Each role's clients, rate, issued and unissued operations add up across processes; its rate over the span. */
-    private static List<RoleResult> roles(List<RunResult> runs, double measured) {
+    /** Each role's clients, rate, issued and unissued operations add up across processes, and so do their rates. */
+    private static List<RoleResult> roles(List<RunResult> runs) {
         Map<String, List<RoleResult>> byName = new LinkedHashMap<>();
         runs.forEach(r -> r.roles().forEach(role -> byName.computeIfAbsent(role.name(), k -> new ArrayList<>()).add(role)));
         List<RoleResult> merged = new ArrayList<>();
@@ -307,16 +312,42 @@ public final class ResultMerge {
             long issued = sum(parts, RoleResult::issued);
             merged.add(new RoleResult(name, parts.stream().mapToInt(RoleResult::clients).sum(),
                     parts.stream().mapToDouble(RoleResult::rate).sum(), issued, sum(parts, RoleResult::unissued),
-                    measured > 0 ? issued / measured : 0, parts.get(0).after(), parts.stream()
+                    parts.stream().mapToDouble(RoleResult::issuedPerSecond).sum(), parts.get(0).after(), parts.stream()
                     .map(RoleResult::startedAt).filter(java.util.Objects::nonNull).max(Double::compare).orElse(null)));
         });
         return merged;
     }
 
-    /** Gauges of concurrent processes add up: each reports its own share (lag over its partitions, say). */
-    private static <V> Map<String, V> gauges(List<Map<String, V>> parts, java.util.function.BinaryOperator<V> plus) {
-        Map<String, V> merged = new TreeMap<>();
-        parts.forEach(m -> m.forEach((name, v) -> merged.merge(name, v, plus)));
+    /** Each gauge's merge rule, as the processes' summaries declare it (undeclared: summed). */
+    private static Map<String, GaugeInfo.Merge> gaugeRules(List<RunResult> runs) {
+        Map<String, GaugeInfo.Merge> rules = new TreeMap<>();
+        runs.forEach(r -> r.gauges().forEach((name, g) -> rules.putIfAbsent(name, g.declared().merge())));
+        return rules;
+    }
+
+    /** Each gauge's summaries over the processes, merged by its declared rule. */
+    private static Map<String, GaugeSummary> gaugeSummaries(List<RunResult> runs) {
+        Map<String, List<GaugeSummary>> byName = new TreeMap<>();
+        runs.forEach(r -> r.gauges().forEach((name, g) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(g)));
+        Map<String, GaugeSummary> merged = new TreeMap<>();
+        byName.forEach((name, parts) -> merged.put(name, GaugeSummary.merge(parts)));
+        return merged;
+    }
+
+    /** One interval's gauges over the processes, each by its rule. */
+    private static Map<String, Long> intervalGauges(List<Interval> parts, Map<String, GaugeInfo.Merge> rules) {
+        Map<String, List<Long>> byName = new TreeMap<>();
+        parts.forEach(p -> p.gauges().forEach((name, v) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(v)));
+        Map<String, Long> merged = new TreeMap<>();
+        byName.forEach((name, values) -> merged.put(name, rules.getOrDefault(name, GaugeInfo.Merge.SUM)
+                .of(values.stream().mapToLong(Long::longValue).toArray())));
+        return merged;
+    }
+
+    /** Failures by class are each process's own: they add up. */
+    private static Map<String, Long> failures(List<Interval> parts) {
+        Map<String, Long> merged = new TreeMap<>();
+        parts.forEach(p -> p.failures().forEach((name, v) -> merged.merge(name, v, Long::sum)));
         return merged;
     }
 

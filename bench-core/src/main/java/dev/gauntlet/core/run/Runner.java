@@ -6,6 +6,7 @@ import dev.gauntlet.core.metrics.LatencyRecorder;
 import dev.gauntlet.core.metrics.OperationStats;
 import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
@@ -54,13 +55,18 @@ public final class Runner<S> {
     private final Target<S> target;
     private final RunListener listener;
     private final List<PhaseProbe> probes;
+    /** Gauge probes of levels, read by a thread of their own shortly before each interval closes. */
     private final List<GaugeProbe> gaugeProbes = new ArrayList<>();
+    /** Gauge probes of rates (counts since the previous read), read by the reporter as each interval closes. */
+    private final List<GaugeProbe> rateProbes = new ArrayList<>();
     private final IntervalLog intervalLog;
 
     private final Map<String, OperationStats> stats = new ConcurrentHashMap<>();
     /** Latencies operations observed (end to end, ...) and gauges they set, by name; see {@link Attempt}. */
     private final Map<String, LatencyRecorder> observations = new ConcurrentHashMap<>();
     private final Map<String, java.util.concurrent.atomic.AtomicLong> gauges = new ConcurrentHashMap<>();
+    /** Each gauge's contract, as its probe or the operation that set it declared. */
+    private final Map<String, GaugeInfo> gaugeInfo = new ConcurrentHashMap<>();
     /**
      * The role whose clients run each operation, or {@link #SHARED_OPERATION} when clients of several do: a role's
      * issued count per interval is then its operations' counts in the same snapshots, exact by construction.
@@ -107,7 +113,7 @@ public final class Runner<S> {
                 this.probes.add(phase);
             }
             if (p instanceof GaugeProbe gauge) {
-                gaugeProbes.add(gauge);
+                (gauge.kind() == GaugeInfo.Kind.RATE ? rateProbes : gaugeProbes).add(gauge);
             }
         }
         this.plan = plan;
@@ -180,7 +186,7 @@ public final class Runner<S> {
         Reporter reporter = new Reporter(startMillis, timeline, phaseEnds, probesAtStart);
         DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), startNanos);
         disruptions.start();
-        Thread sampler = startSampling();
+        Thread sampler = startSampling(phaseEnds);
         reporter.loop();
         // Measured time ends here, at the deadline or the stop, not after the drain below.
         long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
@@ -248,10 +254,12 @@ public final class Runner<S> {
     }
 
     /**
-     * Samples the gauge probes at the run's start and then shortly before each regular interval closes (a tenth of
-     * the interval, at most 250 ms, ahead), so each interval shows figures from its own end.
+     * Reads the level gauge probes at the run's start and then shortly before each interval closes (a tenth of the
+     * interval, at most 250 ms, ahead): before each regular tick, each phase boundary and the end, so each interval
+     * shows figures from its own end. Rate probes are read by the reporter instead ({@link Reporter#closeInterval}).
      */
-    private Thread startSampling() {
+    private Thread startSampling(long[] phaseEnds) {
+        rateProbes.forEach(p -> sample(p, new java.util.HashSet<>())); // counting starts with the run
         if (gaugeProbes.isEmpty()) {
             return null;
         }
@@ -260,11 +268,11 @@ public final class Runner<S> {
         Thread t = new Thread(() -> {
             Map<GaugeProbe, java.util.Set<String>> lastNames = new java.util.HashMap<>();
             try {
-                for (long k = 1; !stopping; k++) {
+                for (long close = startNanos; !stopping; close = nextClose(close, every, phaseEnds)) {
                     for (GaugeProbe p : gaugeProbes) {
-                        sample(p, lastNames);
+                        sample(p, lastNames.computeIfAbsent(p, k -> new java.util.HashSet<>()));
                     }
-                    long next = startNanos + k * every - lead;
+                    long next = nextClose(close, every, phaseEnds) - lead;
                     for (long left = next - System.nanoTime(); left > 0 && !stopping; left = next - System.nanoTime()) {
                         TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
                     }
@@ -278,14 +286,25 @@ public final class Runner<S> {
         return t;
     }
 
-    private void sample(GaugeProbe p, Map<GaugeProbe, java.util.Set<String>> lastNames) {
-        java.util.Set<String> names = lastNames.computeIfAbsent(p, k -> new java.util.HashSet<>());
+    /** The first interval close after {@code after}: the next regular tick or phase boundary (the end is one). */
+    private long nextClose(long after, long every, long[] phaseEnds) {
+        long close = startNanos + ((after - startNanos) / every + 1) * every;
+        for (long boundary : phaseEnds) {
+            if (boundary > after && boundary < close) {
+                close = boundary;
+            }
+        }
+        return close;
+    }
+
+    /** Reads one probe into the run's gauges; a failed read removes its gauges (a gap, not a stale value). */
+    private void sample(GaugeProbe p, java.util.Set<String> names) {
         try {
             Map<String, Long> values = p.sample();
-            values.forEach((name, v) -> gauge(name).set(v));
+            values.forEach((name, v) -> gauge(name, new GaugeInfo(p.kind(), p.merge(name))).set(v));
             names.addAll(values.keySet());
         } catch (Exception | LinkageError e) {
-            names.forEach(gauges::remove); // a gap in the intervals, not the last value seen again
+            names.forEach(gauges::remove);
         }
     }
 
@@ -295,7 +314,7 @@ public final class Runner<S> {
         }
         sampler.interrupt();
         sampler.join(TimeUnit.SECONDS.toMillis(10));
-        gaugeProbes.forEach(p -> {
+        java.util.stream.Stream.concat(gaugeProbes.stream(), rateProbes.stream()).forEach(p -> {
             try {
                 p.close();
             } catch (RuntimeException e) {
@@ -731,14 +750,20 @@ public final class Runner<S> {
                 case COUNT -> s.counters().add(name, value);
                 case LATENCY -> observation(name).record(value, stripe);
                 case LATENCY_SINCE -> observation(name).record(RunClock.epochNanos(commitNanoTime) - value, stripe);
-                case GAUGE -> gauge(name).set(value);
-                case GAUGE_MILLIS_SINCE -> gauge(name).set(Math.max(0,
+                case GAUGE -> gauge(name, OPERATION_GAUGE).set(value);
+                case GAUGE_MILLIS_SINCE -> gauge(name, OPERATION_AGE).set(Math.max(0,
                         (RunClock.epochNanos(commitNanoTime) - value) / 1_000_000));
             }
         });
     }
 
-    private java.util.concurrent.atomic.AtomicLong gauge(String name) {
+    /** A gauge an operation sets: a level of its process's own share (consumer lag over its partitions). */
+    private static final GaugeInfo OPERATION_GAUGE = GaugeInfo.level(GaugeInfo.Merge.SUM);
+    /** An age an operation sets (the oldest message's): the largest of the processes' is meant. */
+    private static final GaugeInfo OPERATION_AGE = GaugeInfo.level(GaugeInfo.Merge.MAX);
+
+    private java.util.concurrent.atomic.AtomicLong gauge(String name, GaugeInfo info) {
+        gaugeInfo.putIfAbsent(name, info);
         return gauges.computeIfAbsent(name, n -> new java.util.concurrent.atomic.AtomicLong());
     }
 
@@ -972,6 +997,8 @@ public final class Runner<S> {
 
         /** Probe readings when the current phase began. */
         Map<String, Long> phaseProbes;
+        /** The gauges each rate probe last returned (removed when a read fails). */
+        final Map<GaugeProbe, java.util.Set<String>> rateNames = new java.util.HashMap<>();
 
         Reporter(long startMillis, List<PhasePlan> timeline, long[] phaseEnds, Map<String, Long> probesAtStart) {
             this.phaseProbes = probesAtStart;
@@ -1204,11 +1231,14 @@ public final class Runner<S> {
                     observationTotals.computeIfAbsent(o.getKey(), n -> LatencyRecorder.newHistogram()).add(h);
                 }
             }
+            // Rates are read here, at every close (phase boundaries and the end too): each interval its own counts.
+            rateProbes.forEach(p -> sample(p, rateNames.computeIfAbsent(p, k -> new java.util.HashSet<>())));
             Map<String, Long> gaugeValues = new java.util.TreeMap<>();
             gauges.forEach((name, value) -> gaugeValues.put(name, value.get()));
             if (measuring) {
-                gaugeValues.forEach((name, v) -> gaugeTotals.merge(name, new GaugeSummary(v, v, v),
-                        (old, fresh) -> new GaugeSummary(v, Math.min(old.min(), v), Math.max(old.max(), v))));
+                gaugeValues.forEach((name, v) -> gaugeTotals.merge(name,
+                        new GaugeSummary(v, v, v, gaugeInfo.getOrDefault(name, GaugeInfo.UNDECLARED)),
+                        (old, fresh) -> old.and(v)));
             }
             if (intervalLog != null) {
                 intervalLog.flush();

@@ -135,7 +135,7 @@ class PlanFileTest {
 
     @Test
     void theShippedPlansAreValid() {
-        for (String name : List.of("pua-smoke.yaml", "pua-postgres.yaml")) {
+        for (String name : List.of("pua-smoke.yaml", "pua-postgres.yaml", "pua-failover-loss.yaml")) {
             Path file = Path.of("..", "plans", name);
             AdversityPlan plan = PlanFile.read(file);
             List<ScheduledDisruption> schedule = plan.schedule(42);

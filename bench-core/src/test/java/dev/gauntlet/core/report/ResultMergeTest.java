@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.core.result.GaugeInfo;
+import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ErrorCount;
@@ -145,8 +147,8 @@ class ResultMergeTest {
             assertEquals(expected.getTotalCount(), m.count());
             assertEquals(LatencySummary.of(expected), m.latencyMs(), op + " summary");
             assertEquals(LatencySummary.of(expected), m.serviceTime().latencyMs(), op + " service time");
-            assertEquals(expected.getTotalCount() / 60.252, m.opsPerSecond(), 1e-4,
-                    "rate over the span of the measured windows: 10:00:00.000 to 10:01:00.252");
+            assertEquals(s.processes().stream().mapToDouble(r -> r.operation(op).orElseThrow().opsPerSecond()).sum(),
+                    m.opsPerSecond(), 1e-9, "the sum of each process's rate over its own window");
             assertEquals(0 + 1 + 2, m.errors());
             assertEquals(0 + 2 + 4, m.retries());
         }
@@ -354,5 +356,50 @@ class ResultMergeTest {
                 "end to end");
         assertEquals(new dev.gauntlet.core.result.GaugeSummary(15, 1, 57), merged.gauges().get("lag"),
                 "gauges of concurrent processes add up (lag over their partitions)");
+    }
+
+    @Test
+    void aProcessThatStartedLateDoesNotDiluteThroughputWhichMergesByTheSameRuleAsTpmC() {
+        // Two processes each did 6,000 New-Orders in 60 s (100/s, tpmC 6,000); B started 15 s after A. Throughput
+        // over the 75 s span would read 160/s, 20% low, while tpmC (a sum of rates) reads 12,000: one rule for both.
+        RunResult a = new RunFixture().startedAt("2026-11-22T10:00:00Z", "2026-11-22T10:01:00Z").measuredSeconds(60)
+                .operation("newOrder", RunFixture.millis(6000, 1.0)).metric("tpmC", 6000).build();
+        RunResult b = new RunFixture().startedAt("2026-11-22T10:00:15Z", "2026-11-22T10:01:15Z").measuredSeconds(60)
+                .operation("newOrder", RunFixture.millis(6000, 1.0)).metric("tpmC", 6000).build();
+        RunResult merged = ResultMerge.merge(List.of(a, b));
+        OperationResult newOrders = merged.operation("newOrder").orElseThrow();
+        assertEquals(12_000, newOrders.count());
+        assertEquals(200.0, newOrders.opsPerSecond(), 1e-9, "100/s + 100/s");
+        assertEquals(merged.metrics().get("tpmC") / 60.0, newOrders.opsPerSecond(), 1e-9,
+                "throughput and tpmC say the same");
+        assertEquals(75.0, merged.measuredSeconds(), 1e-9, "the span the processes measured over");
+    }
+
+    @Test
+    void eachGaugeMergesByTheRuleItDeclared() {
+        // Four processes read one server's 1 GiB of tables and its replication lag; each reports the consumer lag of
+        // its own partitions. Sizes are one server's (the median, not 4 GiB), lag the largest, own shares summed; in
+        // the summaries and in every interval.
+        GaugeInfo server = GaugeInfo.level(GaugeInfo.Merge.SERVER);
+        GaugeInfo max = GaugeInfo.level(GaugeInfo.Merge.MAX);
+        GaugeInfo own = GaugeInfo.level(GaugeInfo.Merge.SUM);
+        long gib = 1L << 30;
+        List<RunResult> processes = new java.util.ArrayList<>();
+        long[] lag = {100, 400, 250, 300};
+        for (int i = 0; i < 4; i++) {
+            processes.add(new RunFixture().operation("read", RunFixture.millis(10, 1.0))
+                    .gauge("tableBytes", gib + i, gib, gib + i, server).gauge("replicationLagBytes", lag[i], 0, lag[i], max)
+                    .gauge("lagMessages", 10, 0, 20, own)
+                    .interval(new Interval(10.0, 10, "measure", Map.of(), 0, 0, Map.of(),
+                            Map.of("tableBytes", gib + i, "replicationLagBytes", lag[i], "lagMessages", 10L), Map.of()))
+                    .build());
+        }
+        RunResult merged = ResultMerge.merge(processes);
+        assertEquals(new GaugeSummary(gib + 2, gib, gib + 2, server), merged.gauges().get("tableBytes"),
+                "median of 1 GiB + 0..3 bytes: (1 + 2) / 2 rounded");
+        assertEquals(new GaugeSummary(400, 0, 400, max), merged.gauges().get("replicationLagBytes"));
+        assertEquals(new GaugeSummary(40, 0, 80, own), merged.gauges().get("lagMessages"));
+        assertEquals(Map.of("tableBytes", gib + 2, "replicationLagBytes", 400L, "lagMessages", 40L),
+                merged.intervals().get(0).gauges());
     }
 }

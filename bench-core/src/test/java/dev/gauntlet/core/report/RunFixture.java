@@ -139,6 +139,11 @@ final class RunFixture {
         return this;
     }
 
+    RunFixture gauge(String name, long last, long min, long max, dev.gauntlet.core.result.GaugeInfo info) {
+        gauges.put(name, new dev.gauntlet.core.result.GaugeSummary(last, min, max, info));
+        return this;
+    }
+
     RunFixture role(dev.gauntlet.core.result.RoleResult role) {
         roles.add(role);
         return this;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.ErrorCount;
+import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -618,6 +620,16 @@ class RunnerTest {
                 }
                 return java.util.Map.of("samples", (long) n);
             }
+
+            @Override
+            public dev.gauntlet.core.result.GaugeInfo.Kind kind() {
+                return dev.gauntlet.core.result.GaugeInfo.Kind.LEVEL;
+            }
+
+            @Override
+            public dev.gauntlet.core.result.GaugeInfo.Merge merge(String gauge) {
+                return dev.gauntlet.core.result.GaugeInfo.Merge.SUM;
+            }
         };
         RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).duration(Duration.ofMillis(1000))
                 .reportEvery(Duration.ofMillis(200)).build();
@@ -629,6 +641,49 @@ class RunnerTest {
         assertNull(values.get(1), "the failed third read leaves a gap: " + values);
         assertEquals(4L, values.get(2), values.toString());
         assertTrue(reads.get() >= 5, "one read per interval: " + reads.get());
+    }
+
+    @Test
+    void aRateGaugeGivesEachIntervalItsOwnCountsSoTheMeasuredIntervalsAddUpToTheMeasuredTime() throws Exception {
+        // A rate probe returning the nanoseconds elapsed since its previous call, through a warm-up and a phase
+        // boundary that fall between regular ticks: the measured intervals hold exactly the measured time (nothing
+        // of the warm-up, no interval counted twice, the last interval's own share), and every interval its own.
+        AtomicLong last = new AtomicLong(System.nanoTime());
+        GaugeProbe elapsed = new GaugeProbe() {
+            @Override
+            public String name() {
+                return "elapsed";
+            }
+
+            @Override
+            public java.util.Map<String, Long> sample() {
+                long now = System.nanoTime();
+                return java.util.Map.of("elapsedNanos", now - last.getAndSet(now));
+            }
+
+            @Override
+            public GaugeInfo.Kind kind() {
+                return GaugeInfo.Kind.RATE;
+            }
+
+            @Override
+            public GaugeInfo.Merge merge(String gauge) {
+                return GaugeInfo.Merge.SERVER;
+            }
+        };
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).warmup(Duration.ofMillis(700))
+                .duration(Duration.ofMillis(1300)).reportEvery(Duration.ofMillis(500)).build();
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct(),
+                RunListener.NONE, null, List.of(elapsed)).run();
+        long measuredNanos = Math.round(r.measuredSeconds() * 1e9);
+        long gauged = r.intervals().stream().filter(i -> !Phase.WARMUP.equals(i.phase()))
+                .mapToLong(i -> i.gauges().get("elapsedNanos")).sum();
+        assertEquals(measuredNanos, gauged, 30_000_000L, "measured " + measuredNanos + " ns, the rate gauge's measured "
+                + "intervals " + gauged + " ns: " + r.intervals());
+        for (Interval i : r.intervals()) {
+            assertEquals(i.seconds() * 1e9, i.gauges().get("elapsedNanos"), 30_000_000L, "each interval its own: " + i);
+        }
+        assertEquals(new GaugeInfo(GaugeInfo.Kind.RATE, GaugeInfo.Merge.SERVER), r.gauges().get("elapsedNanos").info());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.postgresql.PGConnection;
 
 /**
@@ -44,7 +45,8 @@ public final class NothingLost {
             } catch (IOException e) {
                 throw new SQLException("could not copy the committed orders: " + e.getMessage(), e);
             }
-            List<String> lost = new ArrayList<>();
+            List<String> taken = new ArrayList<>();
+            List<String> absent = new ArrayList<>();
             long count = 0;
             long replaced = 0;
             try (ResultSet rs = s.executeQuery("SELECT k.w, k.d, k.o, o.o_id IS NOT NULL, count(*) OVER (), "
@@ -53,8 +55,7 @@ public final class NothingLost {
                     + "WHERE o.o_id IS NULL OR o.o_c_id IS DISTINCT FROM k.c OR o.o_ol_cnt IS DISTINCT FROM k.n "
                     + "OR o.o_entry_d IS DISTINCT FROM k.e ORDER BY k.w, k.d, k.o LIMIT " + LISTED)) {
                 while (rs.next()) {
-                    lost.add(rs.getInt(1) + "/" + rs.getInt(2) + "/" + rs.getInt(3)
-                            + (rs.getBoolean(4) ? " (its key holds another order)" : ""));
+                    (rs.getBoolean(4) ? taken : absent).add(rs.getInt(1) + "/" + rs.getInt(2) + "/" + rs.getInt(3));
                     count = rs.getLong(5);
                     replaced = rs.getLong(6);
                 }
@@ -63,17 +64,22 @@ public final class NothingLost {
             String ambiguous = orders.uncertainCount() == 0 ? ""
                     : "; " + orders.uncertainCount() + " more had an ambiguous commit (not expected either way)";
             if (count == 0) {
-                return Check.pass(NAME, String.format(java.util.Locale.ROOT,
+                return Check.pass(NAME, String.format(Locale.ROOT,
                         "all %,d New-Orders the driver saw commit are there, each as the order it placed%s",
                         orders.size(), ambiguous));
             }
-            return Check.fail(NAME, String.format(java.util.Locale.ROOT,
-                    "%,d of %,d New-Orders the driver saw commit are lost (%,d absent, %,d whose key another order "
-                            + "took): %s%s%s",
-                    count, orders.size(), count - replaced, replaced, String.join(", ", lost),
-                    count > LISTED ? ", ..." : "", ambiguous));
+            return Check.fail(NAME, String.format(Locale.ROOT,
+                    "%,d of %,d New-Orders the driver saw commit are lost (warehouse/district/order): %s, %s%s%s",
+                    count, orders.size(), listed(replaced, "whose key another order took", taken),
+                    listed(count - replaced, "absent", absent), count > LISTED ? " (the first " + LISTED + " listed)"
+                            : "", ambiguous));
         } finally {
             c.setAutoCommit(autoCommit);
         }
+    }
+
+    private static String listed(long count, String what, List<String> keys) {
+        return String.format(Locale.ROOT, "%,d %s", count, what)
+                + (keys.isEmpty() ? "" : " (" + String.join(", ", keys) + (count > keys.size() ? ", ..." : "") + ")");
     }
 }

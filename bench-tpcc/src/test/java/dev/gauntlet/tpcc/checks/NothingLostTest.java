@@ -71,8 +71,8 @@ class NothingLostTest {
             orders.committed(new CommittedOrders.Order(1, 1, 17, 99, 5, entered)); // its key holds another order
             Check check = NothingLost.run(c, orders); // sees the deletion; its own rollback undoes it
             assertEquals(Check.Status.FAIL, check.status());
-            assertEquals("3 of 6,002 New-Orders the driver saw commit are lost (2 absent, 1 whose key another order "
-                    + "took): 1/1/17 (its key holds another order), 1/2/2999, 1/3/4500", check.detail());
+            assertEquals("3 of 6,002 New-Orders the driver saw commit are lost (warehouse/district/order): 1 whose key "
+                    + "another order took (1/1/17), 2 absent (1/2/2999, 1/3/4500)", check.detail());
             c.setAutoCommit(true);
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*) FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 2")) {

@@ -121,9 +121,8 @@ class NewOrderTest {
 
                 dev.gauntlet.core.result.Check check = dev.gauntlet.tpcc.checks.NothingLost.run(c, ledger);
                 assertEquals(dev.gauntlet.core.result.Check.Status.FAIL, check.status(), mode + ": " + check.detail());
-                assertEquals("1 of 2 New-Orders the driver saw commit are lost (0 absent, 1 whose key another order "
-                        + "took): 1/" + district + "/" + lost.orderId() + " (its key holds another order)",
-                        check.detail());
+                assertEquals("1 of 2 New-Orders the driver saw commit are lost (warehouse/district/order): 1 whose key "
+                        + "another order took (1/" + district + "/" + lost.orderId() + "), 0 absent", check.detail());
             }
         }
     }
