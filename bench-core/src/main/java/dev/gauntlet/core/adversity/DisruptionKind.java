@@ -49,8 +49,8 @@ public enum DisruptionKind {
     ZONE_OUTAGE("zone-outage", Need.STANDBY, true, Length.REQUIRED, null,
             Map.of("promote-after", "10s", "hold-standby", "0s"),
             "the primary stopped for LENGTH (immediate shutdown); the standby promoted after PROMOTE-AFTER; "
-                    + "the old primary rebuilt as the new standby when it returns. HOLD-STANDBY > 0: the standby's "
-                    + "WAL receiver is first held (SIGSTOP) that long, so an asynchronous standby falls behind and "
+                    + "the old primary rebuilt as the new standby when it returns. HOLD-STANDBY > 0: the primary's "
+                    + "WAL sender to the standby is first held (SIGSTOP) that long, so an asynchronous standby falls behind and "
                     + "the failover loses the last commits (a synchronous one holds the commits back instead)");
 
     /** What a disruption needs of the system under test. */

@@ -18,8 +18,8 @@ import java.util.Locale;
  * disruption's end) the old primary rebuilt from a base backup of the new one and started as its standby. With a
  * synchronous standby no acknowledged commit is lost; with an asynchronous one, what had not reached it is.
  *
- * <p>With {@code holdStandby} > 0 the standby's WAL receiver is first stopped (SIGSTOP) for that long and resumed only
- * once the primary is down, as a standby on a slow link or disk falls behind: an asynchronous standby then lacks the
+ * <p>With {@code holdStandby} > 0 the primary's WAL sender to the standby is first stopped (SIGSTOP) for that long,
+ * and ended with the primary, as a standby on a slow link falls behind: an asynchronous standby then lacks the
  * last commits the clients were told about, and the failover loses them (what a "nothing lost" check must find); a
  * synchronous standby makes those commits wait instead, so none is acknowledged and none is lost.
  */
@@ -83,39 +83,49 @@ final class ZoneOutage implements Disruption {
     }
 
     /**
-     * Stops the standby's WAL receiver for {@link #holdStandby}, notes how far behind the primary it is, stops the
-     * primary and only then lets the receiver go on (it finds the primary gone). An exit hook resumes it if the run
-     * is stopped meanwhile.
+     * Stops the primary's WAL sender to the standby (SIGSTOP) for {@link #holdStandby} while the clients go on, notes
+     * how far behind the standby is, then ends the sender (SIGKILL: on resuming it would send what it holds) and the
+     * primary. The sender is held rather than the standby's receiver: a held receiver leaves the sender filling
+     * socket buffers (tens of MB on loopback), which the receiver reads when resumed, and the standby would not be
+     * behind after all. An exit hook resumes the sender if the run is stopped meanwhile.
      */
     private void holdStandbyAndStopPrimary(ReplicatedPostgres servers, Log log) throws Exception {
         var standby = servers.standby().orElseThrow(() -> new IllegalStateException("there is no standby to hold"));
-        long receiver = walReceiver(standby);
-        Thread resume = new Thread(() -> resumeQuietly(receiver), "gauntlet-zone-outage-undo");
+        List<Long> senders = walSenders(servers.primary());
+        Thread resume = new Thread(() -> resumeQuietly(senders), "gauntlet-zone-outage-undo");
         Runtime.getRuntime().addShutdownHook(resume);
         try {
-            DiskStall.signal("STOP", List.of(receiver));
+            DiskStall.signal("STOP", senders);
             Thread.sleep(holdStandby.toMillis());
             String behind = behind(servers, standby);
+            DiskStall.signal("KILL", senders);
             servers.stopPrimary();
-            log.note("standby's WAL receiver (pid " + receiver + ") held " + dev.gauntlet.core.run.Durations.format(
-                    holdStandby) + " (SIGSTOP) before the primary stopped: " + behind);
+            log.note("the primary's WAL sender to the standby (pid " + senders.get(0) + ") held "
+                    + dev.gauntlet.core.run.Durations.format(holdStandby) + " (SIGSTOP) before the primary stopped: "
+                    + behind);
+        } catch (Exception | Error e) {
+            resumeQuietly(senders);
+            throw e;
         } finally {
-            DiskStall.signal("CONT", List.of(receiver));
             try {
                 Runtime.getRuntime().removeShutdownHook(resume);
             } catch (IllegalStateException shuttingDown) {
-                // the hook is running or has run: it resumed the receiver too
+                // the hook is running or has run: it resumed the sender too
             }
         }
     }
 
-    private static long walReceiver(dev.gauntlet.core.db.LocalPostgres standby) throws SQLException {
-        try (Connection c = standby.connect("postgres"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_wal_receiver")) {
-            if (!rs.next()) {
-                throw new SQLException("the standby has no WAL receiver to hold (it is not streaming)");
+    private static List<Long> walSenders(dev.gauntlet.core.db.LocalPostgres primary) throws SQLException {
+        try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pid " + dev.gauntlet.core.db.ServerHealth.STANDBYS)) {
+            List<Long> pids = new java.util.ArrayList<>();
+            while (rs.next()) {
+                pids.add(rs.getLong(1));
             }
-            return rs.getLong(1);
+            if (pids.isEmpty()) {
+                throw new SQLException("the primary sends WAL to no standby: there is nothing to hold back");
+            }
+            return pids;
         }
     }
 
@@ -138,9 +148,9 @@ final class ZoneOutage implements Disruption {
         }
     }
 
-    private static void resumeQuietly(long pid) {
+    private static void resumeQuietly(List<Long> pids) {
         try {
-            DiskStall.signal("CONT", List.of(pid));
+            DiskStall.signal("CONT", pids);
         } catch (Exception ignored) {
             // the JVM is going; nothing more can be done
         }

@@ -29,7 +29,7 @@ public final class ServerHealth implements GaugeProbe {
      * Physical standbys replaying: not a base backup streaming its WAL (it reports no replay position) and not a
      * logical decoding client (a CDC consumer's lag is its own, not the standby's).
      */
-    static final String STANDBYS = "FROM pg_stat_replication WHERE replay_lsn IS NOT NULL AND pid NOT IN "
+    public static final String STANDBYS = "FROM pg_stat_replication WHERE replay_lsn IS NOT NULL AND pid NOT IN "
             + "(SELECT active_pid FROM pg_replication_slots WHERE slot_type = 'logical' AND active_pid IS NOT NULL)";
 
     public ServerHealth(ConnectionSettings settings) {

@@ -19,6 +19,10 @@ public final class SqlStates {
     public static final String ADMIN_SHUTDOWN = "57P01";
     public static final String CRASH_SHUTDOWN = "57P02";
     public static final String CANNOT_CONNECT_NOW = "57P03";
+    /** The server ended a session idle longer than idle_session_timeout: the session is lost. */
+    public static final String IDLE_SESSION_TIMEOUT = "57P05";
+    /** The server ended a session idle in a transaction longer than its timeout: the session is lost. */
+    public static final String IDLE_IN_TRANSACTION_TIMEOUT = "25P03";
     public static final String QUERY_CANCELED = "57014";
     public static final String LOCK_NOT_AVAILABLE = "55P03";
     public static final String TOO_MANY_CONNECTIONS = "53300";
@@ -66,7 +70,8 @@ public final class SqlStates {
             return Kind.AMBIGUOUS_COMMIT;
         }
         if (state.startsWith("08") || state.equals(ADMIN_SHUTDOWN) || state.equals(CRASH_SHUTDOWN)
-                || state.equals(CANNOT_CONNECT_NOW) || state.equals(TOO_MANY_CONNECTIONS)) {
+                || state.equals(CANNOT_CONNECT_NOW) || state.equals(TOO_MANY_CONNECTIONS)
+                || state.equals(IDLE_SESSION_TIMEOUT) || state.equals(IDLE_IN_TRANSACTION_TIMEOUT)) {
             return Kind.CONNECTION;
         }
         if (state.equals(QUERY_CANCELED) || state.equals(LOCK_NOT_AVAILABLE)) {

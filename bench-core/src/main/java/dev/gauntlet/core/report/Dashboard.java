@@ -182,7 +182,8 @@ public final class Dashboard {
                 double perSecond = Figures.perSecond(f.count(), s.seconds(), f.opsPerSecond());
                 cells.add(Figures.rate(perSecond));
                 if (tpmC) {
-                    cells.add(DashboardCharts.TPMC_OPERATION.equals(op) ? Figures.metric(perSecond * 60) : "—");
+                    cells.add(DashboardCharts.TPMC_OPERATION.equals(op)
+                            ? Figures.metric(DashboardCharts.tpmC(f, s.seconds())) : "—");
                 }
                 LatencySummary l = TimelineCharts.percentiles(f);
                 boolean committed = f.count() > 0;

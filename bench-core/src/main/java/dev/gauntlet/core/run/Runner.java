@@ -612,6 +612,9 @@ public final class Runner<S> {
                     return;
                 }
                 now = System.nanoTime();
+                if (stopping || now >= endNanos) {
+                    continue; // reopened after the deadline: nothing starts now (it would count as measured)
+                }
             }
             now = attempt(c, now, stripe);
             if (c.wakeAt > now) {
@@ -712,6 +715,11 @@ public final class Runner<S> {
             }
             start = System.nanoTime();
             s.recordPoolWait(start - now);
+            if (stopping || start >= endNanos) {
+                target.release(session, false); // the pool answered after the deadline: nothing starts now
+                c.wakeAt = 0;
+                return start;
+            }
         }
         if (c.attempt == 0) {
             c.firstStart = start;

@@ -57,9 +57,9 @@ class DashboardTest {
 
         JsonNode throughput = chart(data, "throughput");
         assertEquals("newOrder/min", throughput.get("rightUnit").asText());
-        // 30 newOrders in the first 5 s interval: 6 ops/s, 360 per minute on the right axis.
+        // 30 newOrders in the first 5 s interval: 6 ops/s; 3 of them rolled back, so 27 are tpmC: 324 per minute.
         assertEquals(6.0, series(throughput, "newOrder").get(0).asDouble(), 1e-9);
-        assertEquals(360.0, series(throughput, "newOrder per minute (tpmC)").get(0).asDouble(), 1e-9);
+        assertEquals(324.0, series(throughput, "newOrder per minute (tpmC)").get(0).asDouble(), 1e-9);
         assertEquals("right", seriesNode(throughput, "newOrder per minute (tpmC)").get("scale").asText());
         // Nothing committed at 35 s: throughput 0 (a drop), latency a gap.
         assertEquals(0.0, series(throughput, "payment").get(6).asDouble());
@@ -90,9 +90,9 @@ class DashboardTest {
                 + "<td>connection 7, retried 3, timeout 2</td>"), "fault phase: 10 s unavailable, failures summed");
         assertTrue(squeezed.contains("<td>baseline</td><td class=\"num\">0.0s</td><td class=\"num\">30.0s</td>"
                 + "<td class=\"num\">30.0s</td><td>yes</td><td class=\"num\">0.0s</td><td>—</td>"));
-        // Baseline: 6 intervals of 30 newOrders in 30 s is 6/s, 360 per minute.
+        // Baseline: 6 intervals of 30 newOrders in 30 s is 6/s; 18 rolled back, so 162 in 30 s: 324 tpmC.
         assertTrue(squeezed.contains("<td>baseline</td><td>newOrder</td><td class=\"num\">180</td>"
-                + "<td class=\"num\">6.00</td><td class=\"num\">360.00</td>"), html);
+                + "<td class=\"num\">6.00</td><td class=\"num\">324.00</td>"), html);
         assertTrue(html.contains("<td>recovered in 12.0s</td>"));
         assertTrue(html.contains("<td>not recovered</td>"));
         assertTrue(html.contains("pg_ctl stop -m immediate"));

@@ -194,7 +194,7 @@ final class RunFixture {
     /**
      * A run through faults, 90 s in 5 s intervals: phases baseline (0-30 s), fault (30-60 s) and recovery
      * (60-90 s); newOrder and payment; in the fault phase two intervals (10 s) with nothing committed and failures
-     * by class (connection 7, timeout 2, retried 3); a replication lag gauge; two disruptions: {@code kill-primary}
+     * by class (connection 7, timeout 2, retried 3); 3 of each interval's 30 New-Orders rolled back (not tpmC); a replication lag gauge; two disruptions: {@code kill-primary}
      * (30-32 s, recovered 12 s after its end) and one whose name and notes hold markup and a closing script tag
      * (70-80 s, not recovered). Per-phase figures come from the phase's summed interval histograms, as a run's do.
      */
@@ -207,6 +207,7 @@ final class RunFixture {
             Histogram newOrder = histogram();
             Histogram payment = histogram();
             long errors = 0;
+            long rolledBackInPhase = 0;
             double start = Double.parseDouble(p[1]);
             double end = Double.parseDouble(p[2]);
             for (double t = start + 5; t <= end; t += 5) {
@@ -226,13 +227,17 @@ final class RunFixture {
                 long intervalErrors = down ? 9 : 0;
                 errors += intervalErrors;
                 Map<String, IntervalOperation> ops = new LinkedHashMap<>();
-                ops.put("newOrder", IntervalOperation.of(no, 5, intervalErrors, 0, Map.of()));
+                // A tenth of the committed New-Orders rolled back by design (TPC-C's unused item): not tpmC.
+                Map<String, Long> rolledBack = down ? Map.of() : Map.of("rolledBack", 3L);
+                rolledBackInPhase += down ? 0 : 3;
+                ops.put("newOrder", IntervalOperation.of(no, 5, intervalErrors, 0, rolledBack));
                 ops.put("payment", IntervalOperation.of(pay, 5, 0, 0, Map.of()));
                 run.interval(new Interval(t, 5, p[0], ops, intervalErrors, down ? 3 : 0, Map.of(),
                         Map.of("replicationLagBytes", (long) (t * 1_000_000)), failures));
             }
             Map<String, IntervalOperation> phaseOps = new LinkedHashMap<>();
-            phaseOps.put("newOrder", IntervalOperation.of(newOrder, end - start, errors, 0, Map.of()));
+            phaseOps.put("newOrder", IntervalOperation.of(newOrder, end - start, errors, 0,
+                    Map.of("rolledBack", rolledBackInPhase)));
             phaseOps.put("payment", IntervalOperation.of(payment, end - start, 0, 0, Map.of()));
             run.phase(new Phase(p[0], start, end, Map.of(), true, phaseOps));
         }

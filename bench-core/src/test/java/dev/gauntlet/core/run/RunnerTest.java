@@ -644,6 +644,66 @@ class RunnerTest {
     }
 
     @Test
+    void noOperationStartsAfterTheDeadlineWhenAReconnectEndsLate() throws Exception {
+        // The session is lost half way through a 1 s run and reopening it takes 1 s: the pending operation, due
+        // before the deadline, must not run once the session is back after it (it would count as measured work).
+        AtomicInteger executions = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean reopened = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger afterReopen = new AtomicInteger();
+        SyntheticTarget synthetic = SyntheticTarget.direct();
+        Target<Integer> slowToReopen = new Target<>() {
+            @Override
+            public Integer open() throws Exception {
+                if (synthetic.opened() > 0) {
+                    Thread.sleep(1000);
+                    reopened.set(true);
+                }
+                return synthetic.open();
+            }
+
+            @Override
+            public void release(Integer session, boolean broken) {
+                synthetic.release(session, broken);
+            }
+
+            @Override
+            public boolean sessionPerTransaction() {
+                return false;
+            }
+
+            @Override
+            public void transact(Integer session, Operation<Integer> operation, Attempt attempt) throws Exception {
+                synthetic.transact(session, operation, attempt);
+            }
+
+            @Override
+            public dev.gauntlet.core.run.Failure classify(Throwable error) {
+                return synthetic.classify(error);
+            }
+
+            @Override
+            public void close() {
+                synthetic.close();
+            }
+        };
+        Operation<Integer> op = Operation.of("op", session -> {
+            if (reopened.get()) {
+                afterReopen.incrementAndGet();
+            }
+            if (executions.incrementAndGet() == 40) {
+                throw new SyntheticTarget.Fault(Failure.Kind.CONNECTION);
+            }
+            Thread.sleep(10);
+        });
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).duration(Duration.ofSeconds(1))
+                .reportEvery(Duration.ofMillis(250)).build();
+        RunRecord r = run(plan, workload(() -> Step.now(op)), slowToReopen);
+        assertTrue(reopened.get(), "the session was reopened");
+        assertEquals(0, afterReopen.get(), "nothing ran after the reopen, which ended past the deadline");
+        assertEquals(39, r.operations().get(0).count(), "the 39 operations before the loss, nothing after");
+    }
+
+    @Test
     void aRateGaugeGivesEachIntervalItsOwnCountsSoTheMeasuredIntervalsAddUpToTheMeasuredTime() throws Exception {
         // A rate probe returning the nanoseconds elapsed since its previous call, through a warm-up and a phase
         // boundary that fall between regular ticks: the measured intervals hold exactly the measured time (nothing

@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -58,6 +59,11 @@ class ErrorPolicyTest {
     }
 
     private static Workload<Connection> workload(String name, Operation.Body<Connection> body) {
+        return workload(name, Duration.ZERO, body);
+    }
+
+    /** Each client runs {@code body} over and over, pausing {@code pause} before each. */
+    private static Workload<Connection> workload(String name, Duration pause, Operation.Body<Connection> body) {
         Operation<Connection> op = Operation.of(name, body);
         return new Workload<>() {
             @Override
@@ -67,7 +73,7 @@ class ErrorPolicyTest {
 
             @Override
             public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
-                return () -> Step.now(op);
+                return () -> Step.after(pause, op);
             }
         };
     }
@@ -187,6 +193,42 @@ class ErrorPolicyTest {
         List<Interval> last = r.intervals().subList(r.intervals().size() - 2, r.intervals().size());
         assertTrue(last.stream().allMatch(i -> i.operations().get("select").count() > 0),
                 "clients reconnected and kept working after the kill");
+    }
+
+    /**
+     * A server that ends idle sessions (idle_session_timeout, SQLSTATE 57P05) or sessions idle in a transaction
+     * (idle_in_transaction_session_timeout, 25P03) has lost the client its session: reconnect and count it, never
+     * end the run. Each client here idles past the server's timeout between or inside its transactions.
+     */
+    @Test
+    void sessionsTheServerEndsForIdlingAreReopenedAndTheRunGoesOn() throws Exception {
+        Workload<Connection> idleBetween = workload("idleBetween", Duration.ofMillis(300), c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET idle_session_timeout = '100ms'");
+            }
+        });
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Workload<Connection> idleInside = workload("idleInside", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET idle_in_transaction_session_timeout = '100ms'");
+                if (calls.incrementAndGet() % 2 == 0) {
+                    Thread.sleep(300); // every other transaction idles past the timeout
+                }
+                s.execute("SELECT 1");
+            }
+        });
+        Map<String, String> expected = Map.of("idleBetween", SqlStates.IDLE_SESSION_TIMEOUT, "idleInside",
+                SqlStates.IDLE_IN_TRANSACTION_TIMEOUT);
+        for (Workload<Connection> w : List.of(idleBetween, idleInside)) {
+            String name = w.operationNames().get(0);
+            RunPlan plan = RunPlan.closedLoop(2, Duration.ofSeconds(3)).withReportEvery(Duration.ofMillis(500));
+            RunRecord r = run(plan, w, JdbcTarget.direct(settings()));
+            assertNull(r.fatalError(), name + ": a session the server ended for idling must not end the run");
+            assertTrue(r.errors().stream().anyMatch(e -> expected.get(name).equals(e.sqlState())
+                    && e.errorClass().equals("connection")), name + ": counted as a lost session: " + r.errors());
+            assertTrue(r.operations().get(0).count() >= 2 * 2, name + ": clients reconnected and kept working: "
+                    + r.operations().get(0).count());
+        }
     }
 
     /** An operation of one statement, committed as {@code commit} says. */
