@@ -79,11 +79,12 @@ final class Verdict {
                     + tp.unit().format(tp.a()) + ", " + Figures.signedPercent(tp.changePercent()) + ci(tp)
                     + ", within ±" + Figures.threshold(threshold) + ")";
             case BELOW_THRESHOLD -> b() + " measured " + change(tp, "higher", "lower") + " throughput than " + a()
-                    + values + ": a real difference, but below the " + Figures.threshold(threshold) + " threshold";
-            case INCONCLUSIVE -> "Throughput is inconclusive: " + b() + " measured " + change(tp, "higher", "lower")
-                    + " than " + a() + values + ", an interval that spans zero and reaches beyond ±"
-                    + Figures.threshold(threshold) + "; " + pair.runsToDecide(tp)
-                    + " would decide it at the spread observed";
+                    + " (" + tp.unit().format(tp.b()) + " vs " + tp.unit().format(tp.a()) + ci(tp) + "; a real "
+                    + "difference, but below the " + Figures.threshold(threshold) + " threshold)";
+            case INCONCLUSIVE -> "Throughput is inconclusive (" + b() + " " + change(tp, "higher", "lower") + " than "
+                    + a() + ": " + tp.unit().format(tp.b()) + " vs " + tp.unit().format(tp.a()) + ci(tp)
+                    + ", an interval that spans zero and reaches beyond ±" + Figures.threshold(threshold) + "; "
+                    + pair.runsToDecide(tp) + " would decide it at the spread observed)";
             case NO_INTERVAL -> "With " + pair.oneRun() + " there is no interval, so nothing is shown either way: "
                     + b() + " measured " + change(tp, "higher", "lower") + " throughput than " + a() + values;
             default -> b() + " is " + change(tp, "faster", "slower") + " in throughput than " + a() + values;
@@ -116,7 +117,8 @@ final class Verdict {
         List<Mention> mentions = new ArrayList<>();
         for (Delta d : pair.headline()) {
             if (PairComparison.isLatency(d.metric())) {
-                mentions.add(new Mention(shortName(d.metric()) + " " + change(d, "higher", "lower") + " in " + b(),
+                String moved = d.a() == d.b() ? " unchanged" : " " + change(d, "higher", "lower") + " in " + b();
+                mentions.add(new Mention(shortName(d.metric()) + moved,
                         d.unit().format(d.b()) + " vs " + d.unit().format(d.a()), d));
             }
         }
@@ -251,7 +253,8 @@ final class Verdict {
         long noInterval = tally.getOrDefault(Outcome.NO_INTERVAL, 0L);
         long unjudged = tally.getOrDefault(Outcome.NOT_JUDGED, 0L);
         if (small > 0) {
-            rest.add(small + " differ by less than the " + Figures.threshold(threshold) + " threshold");
+            rest.add(small + (small == 1 ? " differs" : " differ") + " by less than the "
+                    + Figures.threshold(threshold) + " threshold");
         }
         if (inconclusive > 0) {
             rest.add(inconclusive + " inconclusive");

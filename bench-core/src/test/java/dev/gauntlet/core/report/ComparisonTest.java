@@ -93,9 +93,10 @@ class ComparisonTest {
         String runs = tp.runsToDecide(5).orElseThrow().text();
         assertTrue(runs.matches("~\\d+ runs per side"), runs);
         assertEquals("inconclusive, " + runs, c.winner(tp));
-        assertTrue(c.verdict().startsWith("Throughput is inconclusive: `B` measured 10.0% higher than `A` (1,100.00 "
-                + "ops/s vs 1,000.00 ops/s, 95% CI -65.6%..+85.6%), an interval that spans zero and reaches beyond "
-                + "±5%; " + runs + " would decide it at the spread observed"), c.verdict());
+        assertTrue(c.verdict().startsWith("Throughput is inconclusive (`B` 10.0% higher than `A`: 1,100.00 ops/s vs "
+                + "1,000.00 ops/s, 95% CI -65.6%..+85.6%, an interval that spans zero and reaches beyond ±5%; " + runs
+                + " would decide it at the spread observed), with equal p99 latency (+0.0%, within ±5%)."),
+                c.verdict());
         assertTrue(c.verdict().contains("Of 8 whole-run figures, `B` is better on 0, worse on 0 and equal on 7; "
                 + "1 inconclusive."), c.verdict());
     }

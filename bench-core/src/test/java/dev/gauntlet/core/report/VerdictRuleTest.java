@@ -94,6 +94,15 @@ class VerdictRuleTest {
         assertEquals(4.5, d.changePercent(), 1e-9);
         assertEquals(Outcome.BELOW_THRESHOLD, d.outcome(THRESHOLD));
         assertEquals("real, below 5%", pairOf(3, 3).winner(d));
+        // The same through a comparison: runs of 1,000 +- 10 ops/s against 1,040 +- 10.
+        PairComparison c = Comparison.compareGroups(List.of(group("A", 30_000, 30_300, 29_700),
+                group("B", 31_200, 31_500, 30_900)), THRESHOLD).pairs().get(0);
+        Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
+        assertEquals("+1.7%..+6.3%", tp.confidenceText());
+        assertEquals("real, below 5%", c.winner(tp));
+        assertTrue(c.verdict().startsWith("`B` measured 4.0% higher throughput than `A` (1,040.00 ops/s vs 1,000.00 "
+                + "ops/s, 95% CI +1.7%..+6.3%; a real difference, but below the 5% threshold)"), c.verdict());
+        assertTrue(c.verdict().contains("; 1 differs by less than the 5% threshold."), c.verdict());
     }
 
     @Test
@@ -170,7 +179,9 @@ class VerdictRuleTest {
             assertFalse(table.lines().anyMatch(l -> l.startsWith("| Throughput ") && l.contains("Equal")), table);
         }
         assertTrue(whole.contains("| inconclusive, " + runs), whole);
-        assertTrue(c.verdict().startsWith("Throughput is inconclusive:"), c.verdict());
+        assertTrue(c.verdict().startsWith("Throughput is inconclusive (`B` 10.0% higher than `A`"), c.verdict());
+        assertTrue(c.verdict().contains("Latency (all operations): equal for mean unchanged (1.500 ms vs 1.500 ms)"),
+                c.verdict());
         assertFalse(c.verdict().contains("Throughput is equal"), c.verdict());
         assertTrue(md.contains("Equal only when its whole interval lies within ±5%"),
                 "the method says the rule\n" + md);
