@@ -246,9 +246,12 @@ final class MatrixReport {
             s.append("- The seed's claim, \"transaction pooling cuts client latency 40-90% under high concurrency\": ")
                     .append(claimPooling(cells, variants, pools)).append('\n');
         }
-        s.append("- ").append(repeated ? "Each cell ran several times; the pairwise comparisons below give "
-                + "confidence intervals." : "Each cell ran once: differences of a few percent are within run-to-run "
-                + "noise on a shared machine (repeat with --repeat N for confidence intervals).").append('\n');
+        s.append("- ").append(repeated ? "Each cell ran several times: the rankings above come from the pooled "
+                + "figures; the pairwise comparisons below say which differences their 95% intervals show, which "
+                + "figures are Equal and which are inconclusive." : "Each cell ran once, so no figure has a "
+                + "confidence interval: the rankings and claims above describe these runs and are not shown to hold "
+                + "beyond them (the pairwise comparisons below call every figure inconclusive); repeat with "
+                + "--repeat N for confidence intervals.").append('\n');
         return s.toString();
     }
 

@@ -21,12 +21,14 @@ public final class ExperimentOptions {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = {"Experiments: run every cell N times, alternating (A B A B ...), so the comparison "
-                    + "has confidence intervals (default: ${DEFAULT-VALUE}; with 1, no winner is named).",
-                    "With N >= 2 a winner is named only where the 95%% interval of the difference excludes zero."})
+                    + "has confidence intervals (default: ${DEFAULT-VALUE}; with 1, every figure is inconclusive).",
+                    "With N >= 2 a winner is named only where the 95%% interval of the difference excludes zero, "
+                            + "and Equal only where it lies within +/-threshold."})
     int repeat;
 
     @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "5",
-            description = "Experiments: differences below this are called Equal (default: ${DEFAULT-VALUE}%%).")
+            description = "Experiments: the smallest change that matters; a winner needs a change this large, "
+                    + "Equal needs the whole interval within +/- this (default: ${DEFAULT-VALUE}%%).")
     double threshold;
 
     /**

@@ -132,12 +132,13 @@ public final class ReportCommand implements Callable<Integer> {
                         + "throughput, workload metrics all runs have (tpmC, ...), mean/p50/p95/p99/max latency "
                         + "of all operations and per operation, errors, retries, checks.",
                 "A side is one run, or the repeated runs of one variant: give them comma-separated (a1,a2,a3), or "
-                        + "a directory whose subdirectories hold the runs (an experiment's variant directory). With "
-                        + "two or more runs per side, a winner is named only when the 95%% confidence interval of the "
-                        + "difference excludes zero; with one run each, a change is reported without a winner (no "
-                        + "confidence).",
-                "Changes smaller than --threshold percent are called Equal either way, because runs of the same "
-                        + "thing on a shared machine often differ by that much.",
+                        + "a directory whose subdirectories hold the runs (an experiment's variant directory).",
+                "With two or more runs per side, each figure gets the 95%% confidence interval of the difference "
+                        + "(Welch). A winner is named when the interval excludes zero and the change is at least "
+                        + "--threshold percent; Equal only when the whole interval lies within +/-threshold; a "
+                        + "change whose interval excludes zero but is smaller than the threshold is \"real, below\" "
+                        + "it; anything else is inconclusive, with the runs per side that would decide it at the "
+                        + "spread observed. With one run on a side there is no interval: every figure is inconclusive.",
                 "Sides are named by their variant, else by their directory. The output warns when sides differ in "
                         + "workload, clients, parameters or machine (the seed does not count), and when an open-loop "
                         + "run could not keep its rate."},
@@ -157,7 +158,8 @@ public final class ReportCommand implements Callable<Integer> {
         List<String> inputs = new ArrayList<>();
 
         @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
-                description = "Noise threshold in percent: smaller changes are reported as Equal (default: "
+                description = "Noise threshold in percent, the smallest change that matters: a winner needs a "
+                        + "change this large, Equal needs the whole interval within +/- this (default: "
                         + "${DEFAULT-VALUE}).")
         double threshold;
 

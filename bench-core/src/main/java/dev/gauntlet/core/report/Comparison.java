@@ -9,11 +9,14 @@ import java.util.stream.Collectors;
  * Sides compared with a baseline, in the shape of a side-by-side A/B table ({@code | Metric | A | B | Change | 95% CI |
  * Winner |}) followed by a verdict computed from the figures. A side is one run or the repeated runs of one variant.
  * The first side is the baseline; with more than two, each other side gets its own section against that baseline,
- * so every change reads "relative to the first". How winners are judged: {@link Delta}.
+ * so every change reads "relative to the first". How winners, Equal and inconclusive are judged: {@link Delta}.
  */
 public final class Comparison {
 
-    /** Changes smaller than this are called Equal: run-to-run noise on a shared 2-core box is often that large. */
+    /**
+     * The smallest change that matters, in percent: a winner needs a change at least this large, and Equal needs the
+     * whole confidence interval within ± this. Run-to-run noise on a shared 2-core box is often that large.
+     */
     public static final double DEFAULT_THRESHOLD_PERCENT = 5.0;
 
     private final List<RunGroup> sides;
@@ -95,24 +98,36 @@ public final class Comparison {
 
     /** How the table was made and how a winner is judged, so a reader can weigh it. */
     private String method() {
-        boolean repeated = sides.stream().allMatch(g -> g.size() >= 2);
+        String t = Figures.threshold(threshold);
         StringBuilder m = new StringBuilder("**Method.** Change is relative to the baseline `")
                 .append(sides.get(0).label()).append("` (▲ higher, ▼ lower). Each side's figures come from all its "
                         + "runs together: latency percentiles from their summed HdrHistograms (never averaged), "
                         + "throughput as all operations over all measured time, workload metrics, errors and retries "
                         + "as the mean per run. Latency is measured from each operation's intended start. ");
-        if (repeated) {
+        if (pairs.stream().anyMatch(PairComparison::repeated)) {
             m.append("The 95% CI column is the confidence interval of the difference of the per-run means (Welch's "
-                    + "t interval), relative to the baseline's mean. A figure is Equal when that interval spans zero "
-                    + "or the change is below the ").append(Figures.threshold(threshold))
-                    .append(" noise threshold; otherwise the better side is named.");
-        } else {
-            m.append("With one run on a side there is no spread to judge by: a change below the ")
-                    .append(Figures.threshold(threshold)).append(" noise threshold is called Equal, a larger one is "
-                            + "reported as \"").append(PairComparison.NO_CONFIDENCE).append("\" and no winner is "
-                            + "named. Repeat each variant (`--repeat N`, run A B A B) to get confidence intervals.");
+                    + "t interval), relative to the baseline's mean. A side is named the winner when that interval "
+                    + "excludes zero and the change is at least the ").append(t).append(" threshold. A figure is "
+                    + "Equal only when its whole interval lies within ±").append(t).append(" (an equivalence test): "
+                    + "an interval that merely spans zero shows nothing. \"real, below ").append(t).append("\" marks "
+                    + "an interval that excludes zero around a change smaller than the threshold: a difference, too "
+                    + "small to name a winner, and not shown to be within ±").append(t).append(" either. Any other "
+                    + "figure is inconclusive, with the runs per side that would decide it at the spread observed: "
+                    + "the fewest n for which the half-width t(0.975, df) × √((s_A² + s_B²)/n), with s_A and s_B "
+                    + "each side's per-run standard deviation and Welch's df, would either exclude zero around the "
+                    + "observed difference of the per-run means (when the change passes the threshold) or fit the "
+                    + "interval within ±").append(t).append(". It assumes the spread and the difference stay as "
+                    + "observed. \"More runs alone would not decide it\" marks a change below the threshold whose "
+                    + "per-run means differ by more than it (a pooled percentile and the runs' own can disagree): "
+                    + "no interval around that difference names a winner or fits within ±").append(t).append(". ");
         }
-        m.append(" Figures declared neither better higher nor lower are shown but not judged (—).");
+        if (sides.stream().anyMatch(g -> g.size() < 2)) {
+            m.append("With one run on a side there is no spread and no interval, so nothing is shown either way: "
+                    + "every judged figure against that side is inconclusive, whatever its change, one below the ")
+                    .append(t).append(" threshold included. Repeat each variant (`--repeat N`, run A B A B) to get "
+                    + "confidence intervals. ");
+        }
+        m.append("Figures declared neither better higher nor lower are shown but not judged (—).");
         return m.toString();
     }
 

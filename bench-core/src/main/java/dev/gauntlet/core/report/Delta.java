@@ -3,17 +3,28 @@ package dev.gauntlet.core.report;
 import dev.gauntlet.core.result.MetricInfo.Better;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * One figure of two sides side by side: the baseline's value {@code a}, the other side's {@code b} (each read from
  * all of a side's runs together), the per-run values behind them, and which way is better.
  *
- * <p>The judgement is statistical. With at least two runs per side, the 95% confidence interval of the difference
- * of the per-run means comes from Welch's t test (unequal variances); the figure is Equal when that interval spans
- * zero, or when the change is smaller than the noise threshold (a difference too small to matter). A winner is named
- * only when neither holds. With one run on a side there is no spread to judge by: a change beyond the threshold is
- * reported without a winner ("one run each: no confidence"). A figure declared neither better higher nor lower is
- * shown and never judged.
+ * <p>The judgement is statistical, and {@link #outcome} is the one place it is made: every table, verdict and tally
+ * reads it from there. With at least two runs per side, the 95% confidence interval of the difference of the
+ * per-run means is Welch's t interval ({@link WelchInterval}); the threshold is the smallest change that matters.
+ * <ul>
+ * <li>A winner is named when the interval excludes zero and the change passes the threshold (|change| at least
+ * the threshold).</li>
+ * <li>Equal only when the whole interval lies within ±threshold of the baseline's mean: equality is shown (an
+ * equivalence test, as two one-sided tests at 2.5% each), not merely failed to be refuted.</li>
+ * <li>Real, below the threshold: the interval excludes zero but the change is smaller than the threshold and the
+ * interval reaches beyond ±threshold. A difference is shown, too small to name a winner; equality is not.</li>
+ * <li>Inconclusive otherwise: the interval spans zero and reaches beyond ±threshold, so it shows neither a
+ * difference nor equality. {@link #runsToDecide} says how many runs per side would decide it.</li>
+ * </ul>
+ * With one run on a side there is no spread and no interval: nothing is shown either way ({@link
+ * Outcome#NO_INTERVAL}), whatever the change. A figure declared neither better higher nor lower is shown and never
+ * judged.
  *
  * @param metric  the row name, e.g. "p99 latency"
  * @param unit    how the values are written
@@ -26,11 +37,20 @@ import java.util.Optional;
 public record Delta(String metric, Unit unit, Better better, double a, double b, double[] samplesA,
                     double[] samplesB) {
 
-    /** Who came out ahead on this figure. */
+    /** What the figures show on this row (see the class comment for the rule). */
     public enum Outcome {
-        BASELINE_BETTER, OTHER_BETTER, EQUAL,
-        /** Beyond the threshold, but one run on a side gives no confidence to name a winner. */
-        NO_CONFIDENCE,
+        /** The interval excludes zero and the change passes the threshold: the baseline is better. */
+        BASELINE_BETTER,
+        /** The interval excludes zero and the change passes the threshold: the other side is better. */
+        OTHER_BETTER,
+        /** The whole interval lies within ±threshold: any difference is too small to matter. */
+        EQUAL,
+        /** The interval excludes zero, but the change is below the threshold and the interval reaches beyond it. */
+        BELOW_THRESHOLD,
+        /** The interval spans zero and reaches beyond ±threshold: neither a difference nor equality is shown. */
+        INCONCLUSIVE,
+        /** A side has one run: no spread, no interval, so nothing is shown either way. */
+        NO_INTERVAL,
         /** The figure has no better direction (declared {@link Better#NEITHER}). */
         NOT_JUDGED
     }
@@ -79,42 +99,67 @@ public record Delta(String metric, Unit unit, Better better, double a, double b,
      * two runs on a side.
      */
     public Optional<double[]> confidenceInterval() {
-        if (!repeated()) {
-            return Optional.empty();
-        }
-        int na = samplesA.length;
-        int nb = samplesB.length;
-        double ma = mean(samplesA);
-        double mb = mean(samplesB);
-        double va = variance(samplesA, ma) / na;
-        double vb = variance(samplesB, mb) / nb;
-        double diff = mb - ma;
-        double se = Math.sqrt(va + vb);
-        if (se == 0) {
-            return Optional.of(new double[] {diff, diff});
-        }
-        double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-        double t = StudentT.quantile(0.975, df);
-        return Optional.of(new double[] {diff - t * se, diff + t * se});
+        return interval().map(i -> new double[] {i.low(), i.high()});
     }
 
+    private Optional<WelchInterval> interval() {
+        return WelchInterval.of(samplesA, samplesB);
+    }
+
+    /** The rule of the class comment, in the order it is written there. */
     public Outcome outcome(double thresholdPercent) {
         if (better == Better.NEITHER) {
             return Outcome.NOT_JUDGED;
         }
-        double change = changePercent();
-        if (change == 0.0 || (!Double.isNaN(change) && Math.abs(change) < thresholdPercent)) {
-            return Outcome.EQUAL;
-        }
-        Optional<double[]> ci = confidenceInterval();
+        Optional<WelchInterval> ci = interval();
         if (ci.isEmpty()) {
-            return Outcome.NO_CONFIDENCE;
+            return Outcome.NO_INTERVAL;
         }
-        if (ci.get()[0] <= 0 && ci.get()[1] >= 0) {
+        WelchInterval i = ci.get();
+        boolean excludesZero = i.low() > 0 || i.high() < 0;
+        if (excludesZero && passes(thresholdPercent)) {
+            boolean otherHigher = b > a;
+            return otherHigher == (better == Better.HIGHER) ? Outcome.OTHER_BETTER : Outcome.BASELINE_BETTER;
+        }
+        double margin = margin(i, thresholdPercent);
+        if (i.low() >= -margin && i.high() <= margin) {
             return Outcome.EQUAL;
         }
-        boolean otherHigher = b > a;
-        return otherHigher == (better == Better.HIGHER) ? Outcome.OTHER_BETTER : Outcome.BASELINE_BETTER;
+        return excludesZero ? Outcome.BELOW_THRESHOLD : Outcome.INCONCLUSIVE;
+    }
+
+    /**
+     * How many runs per side would decide this figure at the spread observed, for a figure that is {@link
+     * Outcome#INCONCLUSIVE}; empty with one run on a side (no spread to go by). With d the observed difference of the
+     * per-run means (the interval's centre), m the baseline's mean, T = threshold × |m| and h(n) the half-width with
+     * n runs on each side at the per-run variances observed ({@link WelchInterval}: t(0.975, df(n)) ×
+     * √((s_a² + s_b²)/n)), it is the fewest n for which either h(n) &lt; |d| (the interval would exclude zero;
+     * counted only when the change passes the threshold, the only case in which that names a winner) or
+     * |d| + h(n) &le; T (the interval would lie within ±threshold: Equal). It assumes the spread and the difference
+     * stay as observed; more runs may move both.
+     */
+    public Optional<RunsToDecide> runsToDecide(double thresholdPercent) {
+        return interval().map(i -> {
+            double d = Math.abs(i.difference());
+            double margin = margin(i, thresholdPercent);
+            boolean winnable = passes(thresholdPercent) && d > 0;
+            if (!winnable && d >= margin) {
+                return new RunsToDecide.Never();
+            }
+            OptionalInt n = i.runsPerSide(h -> (winnable && h < d) || d + h <= margin);
+            return n.isPresent() ? new RunsToDecide.Runs(n.getAsInt()) : new RunsToDecide.MoreThanLimit();
+        });
+    }
+
+    /** True when the change is at least the threshold: a change from zero always is, no change never is. */
+    private boolean passes(double thresholdPercent) {
+        double change = changePercent();
+        return change != 0.0 && (Double.isNaN(change) || Math.abs(change) >= thresholdPercent);
+    }
+
+    /** ±threshold in the figure's own unit: the threshold's share of the baseline's mean. */
+    private static double margin(WelchInterval i, double thresholdPercent) {
+        return thresholdPercent / 100.0 * Math.abs(i.meanA());
     }
 
     /** The change as the table shows it, e.g. {@code ▲ +12.3%}; a change from zero has no percentage. */
@@ -131,25 +176,13 @@ public record Delta(String metric, Unit unit, Better better, double a, double b,
 
     /** The confidence interval of the change relative to the baseline's mean, e.g. {@code +8.1%..+15.0%}. */
     public String confidenceText() {
-        Optional<double[]> ci = confidenceInterval();
-        double base = mean(samplesA);
-        if (ci.isEmpty() || base == 0) {
+        Optional<WelchInterval> ci = interval();
+        if (ci.isEmpty() || ci.get().meanA() == 0) {
             return "—";
         }
-        return Figures.signedPercent(ci.get()[0] / Math.abs(base) * 100) + ".."
-                + Figures.signedPercent(ci.get()[1] / Math.abs(base) * 100);
-    }
-
-    private static double mean(double[] v) {
-        return Arrays.stream(v).average().orElse(0);
-    }
-
-    private static double variance(double[] v, double mean) {
-        double s = 0;
-        for (double x : v) {
-            s += (x - mean) * (x - mean);
-        }
-        return v.length < 2 ? 0 : s / (v.length - 1);
+        double base = Math.abs(ci.get().meanA());
+        return Figures.signedPercent(ci.get().low() / base * 100) + ".."
+                + Figures.signedPercent(ci.get().high() / base * 100);
     }
 
     @Override

@@ -37,10 +37,10 @@ public final class PairComparison {
     public static final String MAX = "Max latency";
     public static final String ERRORS = "Errors";
     public static final String RETRIES = "Retries";
-    /** The word the Winner column uses when a change is within the noise threshold or its confidence interval. */
+    /** The Winner column when the whole confidence interval lies within ±threshold (equality shown). */
     public static final String EQUAL = "Equal";
-    /** The Winner column when one run per side cannot support a winner. */
-    public static final String NO_CONFIDENCE = "one run each: no confidence";
+    /** How the Winner column begins when a figure shows neither a difference nor equality. */
+    public static final String INCONCLUSIVE = "inconclusive";
 
     /**
      * Where an experiment's runs list the parameters it varies on purpose (see
@@ -108,15 +108,47 @@ public final class PairComparison {
                 .findFirst();
     }
 
-    /** The label of the better side on this figure, {@link #EQUAL}, {@link #NO_CONFIDENCE}, or "—" (not judged). */
+    /**
+     * The Winner column: the better side's label, {@link #EQUAL}, "real, below 5%" (a difference shown, smaller than
+     * the threshold), {@link #INCONCLUSIVE} with the runs per side that would decide it, or "—" (not judged).
+     */
     public String winner(Delta d) {
         return switch (d.outcome(threshold)) {
             case BASELINE_BETTER -> baseline.label();
             case OTHER_BETTER -> other.label();
             case EQUAL -> EQUAL;
-            case NO_CONFIDENCE -> NO_CONFIDENCE;
+            case BELOW_THRESHOLD -> "real, below " + Figures.threshold(threshold);
+            case INCONCLUSIVE -> INCONCLUSIVE + ", " + runsToDecide(d);
+            case NO_INTERVAL -> INCONCLUSIVE + ": " + oneRun();
             case NOT_JUDGED -> "—";
         };
+    }
+
+    /** The same judgement in a verdict's words, e.g. "`procedures` better" or "inconclusive, ~9 runs per side". */
+    String judgement(Delta d) {
+        return switch (d.outcome(threshold)) {
+            case BASELINE_BETTER, OTHER_BETTER -> "`" + winner(d) + "` better";
+            case EQUAL -> "equal";
+            case BELOW_THRESHOLD -> "real, below the " + Figures.threshold(threshold) + " threshold";
+            case INCONCLUSIVE, NO_INTERVAL -> winner(d);
+            case NOT_JUDGED -> "not judged";
+        };
+    }
+
+    /**
+     * How many runs per side would decide an inconclusive figure at the spread observed (see {@link
+     * Delta#runsToDecide}), e.g. "~9 runs per side".
+     */
+    String runsToDecide(Delta d) {
+        return d.runsToDecide(threshold).map(RunsToDecide::text).orElse(oneRun());
+    }
+
+    /** Why there is no interval: "one run each", or which side has only one. */
+    String oneRun() {
+        if (baseline.size() < 2 && other.size() < 2) {
+            return "one run each";
+        }
+        return "one run in `" + (baseline.size() < 2 ? baseline : other).label() + "`";
     }
 
     /** The label of the side whose checks all passed when the other's failed; Equal when both agree. */
@@ -381,8 +413,13 @@ public final class PairComparison {
         return LATENCY_METRICS.contains(metric);
     }
 
-    /** True when a side's outcome on this figure names a winner. */
+    /** True when the outcome names a winner. */
     static boolean decided(Outcome o) {
         return o == Outcome.BASELINE_BETTER || o == Outcome.OTHER_BETTER;
+    }
+
+    /** True when both sides have the two runs or more that a confidence interval needs. */
+    boolean repeated() {
+        return baseline.size() >= 2 && other.size() >= 2;
     }
 }

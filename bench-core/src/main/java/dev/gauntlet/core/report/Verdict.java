@@ -4,15 +4,18 @@ import dev.gauntlet.core.report.Delta.Outcome;
 import dev.gauntlet.core.report.Delta.Unit;
 import dev.gauntlet.core.result.Check;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The paragraph under a comparison table. Every clause is computed from the figures (which side, by how much,
- * whether the difference is beyond the noise threshold and its confidence interval), so the verdict can never say
- * more than the table supports.
+ * The paragraph under a comparison table. Every clause is computed from the figures (which side, by how much, and
+ * what the row's confidence interval shows against the threshold, judged once by {@link Delta#outcome}), so the
+ * verdict can never say more than the table supports: it names a difference only where the table names a winner,
+ * calls a figure equal only where the table says Equal, and says inconclusive, with the runs per side that would
+ * decide it, where the table does.
  */
 final class Verdict {
 
@@ -73,25 +76,30 @@ final class Verdict {
         String values = " (" + tp.unit().format(tp.b()) + " vs " + tp.unit().format(tp.a()) + ci(tp) + ")";
         String first = switch (tp.outcome(threshold)) {
             case EQUAL -> "Throughput is equal (" + b() + " " + tp.unit().format(tp.b()) + " vs " + a() + " "
-                    + tp.unit().format(tp.a()) + ", " + Figures.signedPercent(tp.changePercent()) + ci(tp) + "; "
-                    + equalReason(tp) + ")";
-            case NO_CONFIDENCE -> b() + " measured " + change(tp, "higher", "lower") + " throughput than " + a()
-                    + values + ", but with one run each there is no confidence in it";
+                    + tp.unit().format(tp.a()) + ", " + Figures.signedPercent(tp.changePercent()) + ci(tp)
+                    + ", within ±" + Figures.threshold(threshold) + ")";
+            case BELOW_THRESHOLD -> b() + " measured " + change(tp, "higher", "lower") + " throughput than " + a()
+                    + " (" + tp.unit().format(tp.b()) + " vs " + tp.unit().format(tp.a()) + ci(tp) + "; a real "
+                    + "difference, but below the " + Figures.threshold(threshold) + " threshold)";
+            case INCONCLUSIVE -> "Throughput is inconclusive (" + b() + " " + change(tp, "higher", "lower") + " than "
+                    + a() + ": " + tp.unit().format(tp.b()) + " vs " + tp.unit().format(tp.a()) + ci(tp)
+                    + ", an interval that spans zero and reaches beyond ±" + Figures.threshold(threshold) + "; "
+                    + pair.runsToDecide(tp) + " would decide it at the spread observed)";
+            case NO_INTERVAL -> "With " + pair.oneRun() + " there is no interval, so nothing is shown either way: "
+                    + b() + " measured " + change(tp, "higher", "lower") + " throughput than " + a() + values;
             default -> b() + " is " + change(tp, "faster", "slower") + " in throughput than " + a() + values;
         };
+        String p99Values = p99.unit().format(p99.b()) + " vs " + p99.unit().format(p99.a());
         String latency = switch (p99.outcome(threshold)) {
-            case EQUAL -> ", with equal p99 latency (" + Figures.signedPercent(p99.changePercent()) + ")";
-            case NO_CONFIDENCE -> ", with " + change(p99, "higher", "lower") + " p99 latency (" + p99.unit().format(p99.b())
-                    + " vs " + p99.unit().format(p99.a()) + ", no confidence)";
-            default -> ", with " + change(p99, "higher", "lower") + " p99 latency (" + p99.unit().format(p99.b())
-                    + " vs " + p99.unit().format(p99.a()) + ")";
+            case EQUAL -> ", with equal p99 latency (" + Figures.signedPercent(p99.changePercent()) + ", within ±"
+                    + Figures.threshold(threshold) + ")";
+            case BELOW_THRESHOLD -> ", with " + change(p99, "higher", "lower") + " p99 latency (" + p99Values
+                    + "; real, below the " + Figures.threshold(threshold) + " threshold)";
+            case INCONCLUSIVE -> ", with p99 latency inconclusive (" + change(p99, "higher", "lower") + ", "
+                    + p99Values + "; " + pair.runsToDecide(p99) + ")";
+            default -> ", with " + change(p99, "higher", "lower") + " p99 latency (" + p99Values + ")";
         };
         return first + latency + ".";
-    }
-
-    private String equalReason(Delta d) {
-        return d.repeated() && Math.abs(d.changePercent()) >= threshold ? "the 95% interval spans zero"
-                : "within the " + Figures.threshold(threshold) + " noise threshold";
     }
 
     private static String ci(Delta d) {
@@ -106,40 +114,15 @@ final class Verdict {
     }
 
     private String latencySentence() {
-        String subject = "Latency (all operations)";
-        List<String> decided = new ArrayList<>();
-        List<String> unsure = new ArrayList<>();
+        List<Mention> mentions = new ArrayList<>();
         for (Delta d : pair.headline()) {
-            if (!PairComparison.isLatency(d.metric())) {
-                continue;
-            }
-            String name = shortName(d.metric());
-            String text = name + " " + change(d, "higher", "lower") + " in " + b() + " (" + d.unit().format(d.b())
-                    + " vs " + d.unit().format(d.a()) + ")";
-            Outcome o = d.outcome(threshold);
-            if (PairComparison.decided(o)) {
-                decided.add(text);
-            } else if (o == Outcome.NO_CONFIDENCE) {
-                unsure.add(text);
+            if (PairComparison.isLatency(d.metric())) {
+                String moved = d.a() == d.b() ? " unchanged" : " " + change(d, "higher", "lower") + " in " + b();
+                mentions.add(new Mention(shortName(d.metric()) + moved,
+                        d.unit().format(d.b()) + " vs " + d.unit().format(d.a()), d));
             }
         }
-        if (decided.isEmpty() && unsure.isEmpty()) {
-            return subject + ": no figure (mean, p50, p95, p99, max) differs beyond the " + Figures.threshold(threshold)
-                    + " noise threshold" + (pairRepeated() ? " and its 95% interval." : ".");
-        }
-        StringBuilder s = new StringBuilder(subject);
-        if (!decided.isEmpty()) {
-            s.append(" differs: ").append(String.join(", ", decided));
-        }
-        if (!unsure.isEmpty()) {
-            s.append(decided.isEmpty() ? " " : "; ").append("beyond the ").append(Figures.threshold(threshold))
-                    .append(" threshold but without confidence (one run each): ").append(String.join(", ", unsure));
-        }
-        return s.append('.').toString();
-    }
-
-    private boolean pairRepeated() {
-        return pair.baseline().size() >= 2 && pair.other().size() >= 2;
+        return "Latency (all operations): " + clauses(mentions) + ".";
     }
 
     private static String shortName(String latencyMetric) {
@@ -147,47 +130,71 @@ final class Verdict {
     }
 
     private String perOperationSentence() {
-        List<String> moved = new ArrayList<>();
-        List<String> unsure = new ArrayList<>();
+        List<Mention> mentions = new ArrayList<>();
         pair.perOperation().forEach((op, rows) -> rows.stream()
-                .filter(d -> d.metric().equals(PairComparison.P99)).findFirst().ifPresent(d -> {
-                    String text = op + " " + d.changeText().replace("▲ ", "").replace("▼ ", "");
-                    Outcome o = d.outcome(threshold);
-                    if (PairComparison.decided(o)) {
-                        moved.add(text);
-                    } else if (o == Outcome.NO_CONFIDENCE) {
-                        unsure.add(text);
-                    }
-                }));
-        if (moved.isEmpty() && unsure.isEmpty()) {
-            return "Per operation, no p99 moved beyond the threshold.";
+                .filter(d -> d.metric().equals(PairComparison.P99)).findFirst()
+                .ifPresent(d -> mentions.add(new Mention(op + " " + d.changeText().replace("▲ ", "")
+                        .replace("▼ ", ""), "", d))));
+        return "Per operation, p99 " + clauses(mentions) + ".";
+    }
+
+    /** A figure named in a sentence: what it is called, the values in brackets after it (or none), its row. */
+    private record Mention(String name, String values, Delta delta) {
+    }
+
+    /** The order in which {@link #clauses} names the groups; a winner of either side counts as "differs". */
+    private static final List<Outcome> CLAUSE_ORDER = List.of(Outcome.OTHER_BETTER, Outcome.BELOW_THRESHOLD,
+            Outcome.EQUAL, Outcome.INCONCLUSIVE, Outcome.NO_INTERVAL);
+
+    /**
+     * The figures grouped by what they show, e.g. "differs for a, b; inconclusive for c (~9 runs per side)": winners
+     * first, then real but below the threshold, equal, inconclusive and without an interval. Unjudged figures are
+     * left out.
+     */
+    private String clauses(List<Mention> mentions) {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        CLAUSE_ORDER.forEach(o -> groups.put(group(o), new ArrayList<>()));
+        for (Mention m : mentions) {
+            Outcome o = m.delta().outcome(threshold);
+            if (o == Outcome.NOT_JUDGED) {
+                continue;
+            }
+            List<String> brackets = new ArrayList<>();
+            if (!m.values().isEmpty()) {
+                brackets.add(m.values());
+            }
+            if (o == Outcome.INCONCLUSIVE) {
+                brackets.add(pair.runsToDecide(m.delta()));
+            }
+            groups.get(group(o)).add(m.name() + (brackets.isEmpty() ? "" : " (" + String.join("; ", brackets) + ")"));
         }
-        List<String> parts = new ArrayList<>();
-        if (!moved.isEmpty()) {
-            parts.add("p99 moved for " + String.join(", ", moved));
-        }
-        if (!unsure.isEmpty()) {
-            parts.add("p99 changed beyond the threshold, without confidence, for " + String.join(", ", unsure));
-        }
-        return "Per operation, " + String.join("; ", parts) + ".";
+        List<String> out = new ArrayList<>();
+        groups.forEach((group, texts) -> {
+            if (!texts.isEmpty()) {
+                out.add(group + " for " + String.join(", ", texts));
+            }
+        });
+        return out.isEmpty() ? "nothing judged" : String.join("; ", out);
+    }
+
+    private String group(Outcome o) {
+        return switch (o) {
+            case BASELINE_BETTER, OTHER_BETTER -> "differs";
+            case BELOW_THRESHOLD -> "real but below the " + Figures.threshold(threshold) + " threshold";
+            case EQUAL -> "equal";
+            case INCONCLUSIVE -> "inconclusive";
+            case NO_INTERVAL -> "inconclusive (" + pair.oneRun() + ", no interval)";
+            case NOT_JUDGED -> "not judged";
+        };
     }
 
     private String metricsSentence() {
         List<String> parts = pair.headline().stream()
                 .filter(d -> d.unit() == Unit.NUMBER)
                 .map(d -> d.metric() + " " + d.changeText().replace("▲ ", "").replace("▼ ", "") + " ("
-                        + judgement(d) + ")")
+                        + pair.judgement(d) + ")")
                 .collect(Collectors.toList());
         return parts.isEmpty() ? "" : "Workload metrics: " + String.join(", ", parts) + ".";
-    }
-
-    private String judgement(Delta d) {
-        return switch (d.outcome(threshold)) {
-            case EQUAL -> "equal";
-            case NO_CONFIDENCE -> "no confidence";
-            case NOT_JUDGED -> "not judged";
-            default -> "`" + pair.winner(d) + "` better";
-        };
     }
 
     private String errorsSentence() {
@@ -197,14 +204,11 @@ final class Verdict {
         if (errors.a() == 0 && errors.b() == 0) {
             s = "Neither side had errors";
         } else {
-            String per = pairRepeated() ? " per run" : "";
+            String per = pair.repeated() ? " per run" : "";
             s = "Errors" + per + ": " + errors.unit().format(errors.a()) + " in " + a() + ", "
-                    + errors.unit().format(errors.b()) + " in " + b() + " (" + switch (errors.outcome(threshold)) {
-                        case EQUAL -> "equal";
-                        case NO_CONFIDENCE -> "one run each: no confidence";
-                        case NOT_JUDGED -> "not judged";
-                        default -> "`" + pair.winner(errors) + "` fewer";
-                    } + ")";
+                    + errors.unit().format(errors.b()) + " in " + b() + " ("
+                    + (PairComparison.decided(errors.outcome(threshold)) ? "`" + pair.winner(errors) + "` fewer"
+                            : pair.judgement(errors)) + ")";
         }
         if (retries.a() != 0 || retries.b() != 0) {
             s += "; retries: " + retries.unit().format(retries.a()) + " vs " + retries.unit().format(retries.b());
@@ -237,20 +241,30 @@ final class Verdict {
     }
 
     private String tallySentence() {
-        Map<Outcome, Long> tally = new TreeMap<>();
+        Map<Outcome, Long> tally = new EnumMap<>(Outcome.class);
         pair.headline().forEach(d -> tally.merge(d.outcome(threshold), 1L, Long::sum));
         String s = "Of " + pair.headline().size() + " whole-run figures, " + b() + " is better on "
                 + tally.getOrDefault(Outcome.OTHER_BETTER, 0L) + ", worse on "
                 + tally.getOrDefault(Outcome.BASELINE_BETTER, 0L) + " and equal on "
                 + tally.getOrDefault(Outcome.EQUAL, 0L);
-        long unsure = tally.getOrDefault(Outcome.NO_CONFIDENCE, 0L);
+        List<String> rest = new ArrayList<>();
+        long small = tally.getOrDefault(Outcome.BELOW_THRESHOLD, 0L);
+        long inconclusive = tally.getOrDefault(Outcome.INCONCLUSIVE, 0L);
+        long noInterval = tally.getOrDefault(Outcome.NO_INTERVAL, 0L);
         long unjudged = tally.getOrDefault(Outcome.NOT_JUDGED, 0L);
-        if (unsure > 0) {
-            s += "; " + unsure + " differ without confidence (one run each)";
+        if (small > 0) {
+            rest.add(small + (small == 1 ? " differs" : " differ") + " by less than the "
+                    + Figures.threshold(threshold) + " threshold");
+        }
+        if (inconclusive > 0) {
+            rest.add(inconclusive + " inconclusive");
+        }
+        if (noInterval > 0) {
+            rest.add(noInterval + " inconclusive without an interval (" + pair.oneRun() + ")");
         }
         if (unjudged > 0) {
-            s += "; " + unjudged + " not judged";
+            rest.add(unjudged + " not judged");
         }
-        return s + ".";
+        return s + (rest.isEmpty() ? "" : "; " + String.join("; ", rest)) + ".";
     }
 }

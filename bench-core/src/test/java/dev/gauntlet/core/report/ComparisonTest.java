@@ -14,8 +14,9 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /**
- * Winners and verdicts follow the figures: more throughput wins, lower latency wins, noise is Equal, a single run
- * per side names no winner, and a metric's declared direction (never its name) says which way is better.
+ * Winners and verdicts follow the figures: more throughput wins, lower latency wins, an interval that spans zero is
+ * inconclusive (never Equal), a single run per side shows nothing either way, and a metric's declared direction
+ * (never its name) says which way is better. The rule itself, case by case: {@link VerdictRuleTest}.
  */
 class ComparisonTest {
 
@@ -45,19 +46,19 @@ class ComparisonTest {
     }
 
     @Test
-    void oneRunEachNamesNoWinnerBeyondTheThreshold() {
+    void oneRunEachNamesNoWinnerAndNoEquality() {
         PairComparison c = pair(run("A", 60_000, 2.0).build(), run("B", 72_000, 2.0).build());
         Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
         assertEquals(1000.0, tp.a(), 1e-9);
         assertEquals(1200.0, tp.b(), 1e-9);
         assertEquals(20.0, tp.changePercent(), 1e-9);
-        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(tp));
+        assertEquals("inconclusive: one run each", c.winner(tp));
         assertEquals("—", tp.confidenceText());
-        assertTrue(c.verdict().startsWith("`B` measured 20.0% higher throughput than `A` (1,200.00 ops/s vs "
-                + "1,000.00 ops/s), but with one run each there is no confidence in it"), c.verdict());
+        assertTrue(c.verdict().startsWith("With one run each there is no interval, so nothing is shown either way: "
+                + "`B` measured 20.0% higher throughput than `A` (1,200.00 ops/s vs 1,000.00 ops/s)"), c.verdict());
         String md = Comparison.compare(List.of(run("A", 60_000, 2.0).build(), run("B", 72_000, 2.0).build()), 5)
                 .markdown();
-        assertTrue(md.contains("one run each: no confidence"), md);
+        assertTrue(md.contains("| inconclusive: one run each |"), md);
         assertTrue(md.contains("Repeat each variant (`--repeat N`"), "the method says how to get confidence\n" + md);
     }
 
@@ -83,29 +84,36 @@ class ComparisonTest {
     }
 
     @Test
-    void repeatedRunsAreEqualWhenTheIntervalSpansZero() {
+    void repeatedRunsAreInconclusiveWhenTheIntervalSpansZero() {
         // B's mean is 10% higher, beyond the threshold, but the runs scatter far more than that.
         PairComparison c = groups(group("A", 2.0, 40_000, 60_000, 80_000), group("B", 2.0, 46_000, 66_000, 86_000));
         Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
         assertEquals(10.0, tp.changePercent(), 1e-9);
-        assertEquals(PairComparison.EQUAL, c.winner(tp));
-        assertTrue(c.verdict().contains("the 95% interval spans zero"), c.verdict());
+        assertEquals("-65.6%..+85.6%", tp.confidenceText());
+        String runs = tp.runsToDecide(5).orElseThrow().text();
+        assertTrue(runs.matches("~\\d+ runs per side"), runs);
+        assertEquals("inconclusive, " + runs, c.winner(tp));
+        assertTrue(c.verdict().startsWith("Throughput is inconclusive (`B` 10.0% higher than `A`: 1,100.00 ops/s vs "
+                + "1,000.00 ops/s, 95% CI -65.6%..+85.6%, an interval that spans zero and reaches beyond ±5%; " + runs
+                + " would decide it at the spread observed), with equal p99 latency (+0.0%, within ±5%)."),
+                c.verdict());
+        assertTrue(c.verdict().contains("Of 8 whole-run figures, `B` is better on 0, worse on 0 and equal on 7; "
+                + "1 inconclusive."), c.verdict());
     }
 
     @Test
-    void changesWithinTheThresholdAreEqual() {
-        RunResult a = run("A", 60_000, 2.0).build();
-        RunResult b = run("B", 61_800, 2.0).build();
-        PairComparison c = pair(a, b);
-        Delta tp = c.delta(PairComparison.THROUGHPUT).orElseThrow();
-        assertEquals(3.0, tp.changePercent(), 1e-9);
-        assertEquals(PairComparison.EQUAL, c.winner(tp));
-        assertTrue(c.verdict().startsWith("Throughput is equal (`B` 1,030.00 ops/s vs `A` 1,000.00 ops/s, +3.0%; "
-                + "within the 5% noise threshold)"), c.verdict());
-        assertTrue(c.verdict().contains("Latency (all operations): no figure"), c.verdict());
-        // A small but consistent difference is still Equal below the threshold, however narrow its interval.
+    void changesWhoseIntervalLiesWithinTheThresholdAreEqual() {
+        // One run each: a change below the threshold is not shown to be small, there being no interval.
+        PairComparison single = pair(run("A", 60_000, 2.0).build(), run("B", 61_800, 2.0).build());
+        Delta one = single.delta(PairComparison.THROUGHPUT).orElseThrow();
+        assertEquals(3.0, one.changePercent(), 1e-9);
+        assertEquals("inconclusive: one run each", single.winner(one));
+        // A small, consistent difference: its narrow interval lies within ±5%, so it is Equal.
         PairComparison repeated = groups(group("A", 2.0, 60_000, 60_000, 60_001), group("B", 2.0, 61_800, 61_800, 61_801));
         assertEquals(PairComparison.EQUAL, repeated.winner(repeated.delta(PairComparison.THROUGHPUT).orElseThrow()));
+        assertTrue(repeated.verdict().startsWith("Throughput is equal (`B` 1,030.01 ops/s vs `A` 1,000.01 ops/s, "
+                + "+3.0%, 95% CI +3.0%..+3.0%, within ±5%)"), repeated.verdict());
+        assertTrue(repeated.verdict().contains("Latency (all operations): equal for mean "), repeated.verdict());
         PairComparison strict = Comparison.compareGroups(List.of(group("A", 2.0, 60_000, 60_000, 60_001),
                 group("B", 2.0, 61_800, 61_800, 61_801)), 2.0).pairs().get(0);
         assertEquals("B", strict.winner(strict.delta(PairComparison.THROUGHPUT).orElseThrow()));
@@ -158,9 +166,9 @@ class ComparisonTest {
         RunResult b = run("B", 60_000, 2.0).error("retryable", "40001", 5, "could not serialize").build();
         PairComparison c = pair(a, b);
         Delta errors = c.delta(PairComparison.ERRORS).orElseThrow();
-        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(errors));
+        assertEquals("inconclusive: one run each", c.winner(errors));
         assertEquals("▲ from 0", errors.changeText());
-        assertTrue(c.verdict().contains("Errors: 0 in `A`, 5 in `B` (one run each: no confidence)."), c.verdict());
+        assertTrue(c.verdict().contains("Errors: 0 in `A`, 5 in `B` (inconclusive: one run each)."), c.verdict());
         assertTrue(pair(a, a).verdict().contains("Neither side had errors."));
         RunResult b2 = run("B", 60_000, 2.0).error("retryable", "40001", 6, "could not serialize").build();
         PairComparison repeated = Comparison.compareGroups(List.of(
@@ -190,11 +198,12 @@ class ComparisonTest {
                 .metric("onlyInA", 1).build();
         RunResult b = run("B", 60_000, 2.0).metric("tpmC", 1200).metric("efficiencyPercent", 91).build();
         PairComparison c = pair(a, b);
-        assertEquals(PairComparison.NO_CONFIDENCE, c.winner(c.delta("tpmC").orElseThrow()));
-        assertEquals(PairComparison.EQUAL, c.winner(c.delta("efficiencyPercent").orElseThrow()));
+        assertEquals("inconclusive: one run each", c.winner(c.delta("tpmC").orElseThrow()));
+        assertEquals("inconclusive: one run each", c.winner(c.delta("efficiencyPercent").orElseThrow()),
+                "one run each shows no equality either");
         assertTrue(c.delta("onlyInA").isEmpty());
-        assertTrue(c.verdict().contains("Workload metrics: tpmC +20.0% (no confidence), efficiencyPercent +1.1% "
-                + "(equal)."), c.verdict());
+        assertTrue(c.verdict().contains("Workload metrics: tpmC +20.0% (inconclusive: one run each), "
+                + "efficiencyPercent +1.1% (inconclusive: one run each)."), c.verdict());
     }
 
     @Test
@@ -205,7 +214,8 @@ class ComparisonTest {
         assertTrue(md.lines().anyMatch(l -> l.replaceAll("\\s+", " ")
                 .equals("| Metric | write_buffering=on | write_buffering=off | Change | 95% CI | Winner |")), md);
         assertTrue(md.contains("▲ +10.0%"), md);
-        assertTrue(md.contains("**Verdict:** `write_buffering=off` measured 10.0% higher throughput"), md);
+        assertTrue(md.contains("nothing is shown either way: `write_buffering=off` measured 10.0% higher throughput"),
+                md);
         assertFalse(md.contains("Not like for like"), "a different seed is not a different condition\n" + md);
     }
 
@@ -255,7 +265,8 @@ class ComparisonTest {
                 RunGroup.of(List.of(LabelledRun.of(b, "b1"), LabelledRun.of(b, "b2"))));
         assertEquals("B", c.winner(c.delta("newOrder", PairComparison.P99).orElseThrow()));
         assertEquals(PairComparison.EQUAL, c.winner(c.delta("payment", PairComparison.P99).orElseThrow()));
-        assertTrue(c.verdict().contains("Per operation, p99 moved for newOrder -50.0%."), c.verdict());
+        assertTrue(c.verdict().contains("Per operation, p99 differs for newOrder -50.0%; equal for payment 0.0%."),
+                c.verdict());
         // The all-operations p99 comes from the summed histogram: half the samples at 10 ms, half at 2 ms in A.
         assertEquals(10.0, c.delta(PairComparison.P99).orElseThrow().a(), 0.01);
         assertTrue(Comparison.compare(List.of(a, b), 5).markdown().contains("### newOrder"));

@@ -103,7 +103,7 @@ class ReportCommandTest {
         assertTrue(e.out().lines().anyMatch(l -> l.replaceAll("\\s+", " ")
                 .equals("| Metric | sync=on | sync=off | Change | 95% CI | Winner |")), e.out());
         assertTrue(e.out().contains("`sync=off` measured 50.0% higher throughput"), e.out());
-        assertTrue(e.out().contains("10% noise threshold"), e.out());
+        assertTrue(e.out().contains("one below the 10% threshold included"), e.out());
         assertEquals(e.out(), Files.readString(out));
     }
 
