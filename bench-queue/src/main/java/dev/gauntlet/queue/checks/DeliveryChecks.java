@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each), and
@@ -27,23 +28,43 @@ public final class DeliveryChecks {
     private DeliveryChecks() {
     }
 
-    /** The verdict: the checks, and the totals the summary line prints. */
-    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog, long uncertain) {
-
-        public Delivery(List<Check> checks, long lost, long duplicates, long backlog) {
-            this(checks, lost, duplicates, backlog, 0);
-        }
+    /**
+     * The verdict: the checks, and the totals the summary line prints.
+     *
+     * @param lost            messages lost: never read by a group (pub/sub, summed over groups), or produced and
+     *                        neither acknowledged nor in the queue
+     * @param backlog         messages produced and not yet consumed
+     * @param uncertainReads  messages read (or acknowledged) by a commit whose outcome the reader never heard, and
+     *                        that took effect
+     * @param uncertainWrites messages written by a commit whose outcome the writer never heard, landed or not
+     * @param missingWrites   messages of batches the writers heard commit that the log does not hold where they
+     *                        were written (pub/sub)
+     */
+    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog, long uncertainReads,
+                           long uncertainWrites, long missingWrites) {
 
         public boolean passed() {
             return checks.stream().noneMatch(k -> k.status() == Check.Status.FAIL);
         }
 
-        /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}. */
+        /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}, and what else is not zero. */
         public String line() {
-            return String.format(java.util.Locale.ROOT, "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed%s)",
-                    passed() ? "PASS" : "FAIL", lost, duplicates, backlog, uncertain == 0 ? ""
-                            : String.format(java.util.Locale.ROOT, ", %,d read by a commit whose outcome the reader "
-                            + "never heard", uncertain));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed", passed() ? "PASS" : "FAIL", lost,
+                    duplicates, backlog));
+            if (missingWrites > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d the writers heard commit missing from the log",
+                        missingWrites));
+            }
+            if (uncertainReads > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d read by a commit whose outcome the reader never heard",
+                        uncertainReads));
+            }
+            if (uncertainWrites > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d written by a commit whose outcome the writer never "
+                        + "heard", uncertainWrites));
+            }
+            return line.append(')').toString();
         }
     }
 
@@ -98,7 +119,7 @@ public final class DeliveryChecks {
         checks.add(disagree.isEmpty()
                 ? Check.pass(OFFSETS, backlog + " messages produced but not yet consumed (summed over groups)")
                 : Check.fail(OFFSETS, String.join("; ", disagree.subList(0, Math.min(3, disagree.size())))));
-        return new Delivery(checks, lost, duplicates, backlog, uncertain);
+        return new Delivery(checks, lost, duplicates, backlog, uncertain, 0, 0);
     }
 
     /** {committed offset of the group, tip of the partition}. */
