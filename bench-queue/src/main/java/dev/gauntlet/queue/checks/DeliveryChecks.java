@@ -6,21 +6,29 @@ import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
+import dev.gauntlet.queue.pubsub.FoundBatches;
+import dev.gauntlet.queue.pubsub.WriterLedger;
 import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each), and
- * every group's committed offsets agree with what its readers say they read, with no message lost or read twice.
+ * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each); every
+ * batch the writers heard commit is in the log at the offsets it was written to, each message carrying the batch's
+ * producer sequence (or was, until retention deleted it); and every group's committed offsets agree with what its
+ * readers say they read, with no message lost or read twice.
  */
 public final class DeliveryChecks {
 
+    public static final String WRITTEN = "every batch the writers heard commit is in the log, as written";
     public static final String LOST = "no message lost";
     public static final String DUPLICATES = "no message delivered twice";
     public static final String OFFSETS = "committed offsets match what the readers read";
@@ -90,9 +98,18 @@ public final class DeliveryChecks {
         return checks;
     }
 
-    /** The log's checks, then what the ledger says about each group, against the committed offsets. */
+    /**
+     * The log's checks, then the writers' ledger against what the log holds, then what the ledger says about each
+     * group, against the committed offsets.
+     */
     public static Delivery run(Connection c, DeliveryLedger ledger) throws SQLException {
         List<Check> checks = new ArrayList<>(SqlChecks.run(c, table(ledger.partitions()), CheckScope.all()));
+        Map<Integer, FoundBatches> log = new LinkedHashMap<>();
+        for (int p = ledger.partitions().from(); p < ledger.partitions().to(); p++) {
+            log.put(p, FoundBatches.inLog(c, p));
+        }
+        WriterLedger.Tally writes = ledger.writes().tally(log);
+        checks.add(written(writes));
         long lost = 0;
         long duplicates = 0;
         long backlog = 0;
@@ -119,7 +136,32 @@ public final class DeliveryChecks {
         checks.add(disagree.isEmpty()
                 ? Check.pass(OFFSETS, backlog + " messages produced but not yet consumed (summed over groups)")
                 : Check.fail(OFFSETS, String.join("; ", disagree.subList(0, Math.min(3, disagree.size())))));
-        return new Delivery(checks, lost, duplicates, backlog, uncertain, 0, 0);
+        return new Delivery(checks, lost, duplicates, backlog, uncertain, writes.uncertainMessages(),
+                writes.lostMessages());
+    }
+
+    /** The writers' ledger's check: the lost batches named, and any message no writer wrote where it is. */
+    private static Check written(WriterLedger.Tally w) {
+        String uncertain = w.uncertainBatches() == 0 ? "" : String.format(Locale.ROOT, "; %,d batches whose commit's "
+                + "outcome the writer never heard, %,d of them in the log", w.uncertainBatches(), w.landed());
+        if (w.lostBatches() == 0 && w.foreign() == 0) {
+            return Check.pass(WRITTEN, String.format(Locale.ROOT, "%,d batches (%,d messages) at their offsets%s",
+                    w.batches(), w.messages(), uncertain));
+        }
+        List<String> problems = new ArrayList<>();
+        if (w.lostBatches() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d batches the writers heard commit are not all in the log "
+                            + "(%,d messages missing): %s%s", w.lostBatches(), w.lostMessages(),
+                    w.named().stream().map(WriterLedger.LostBatch::toString).collect(Collectors.joining("; ")),
+                    w.lostBatches() > w.named().size() ? "; and " + (w.lostBatches() - w.named().size()) + " more"
+                            : ""));
+        }
+        if (w.foreign() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d messages not as the writers wrote them (at offsets their "
+                    + "batch was not written to, or more of a batch than it had), first: %s", w.foreign(),
+                    w.firstForeign()));
+        }
+        return Check.fail(WRITTEN, String.join("; ", problems) + uncertain);
     }
 
     /** {committed offset of the group, tip of the partition}. */
