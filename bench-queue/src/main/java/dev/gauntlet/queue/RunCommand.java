@@ -50,8 +50,9 @@ import picocli.CommandLine.Spec;
                         + "and in total) over the measured time, write and read latency, end-to-end latency per "
                         + "message from the producer's timestamp (when its batch was due, so a throttled writer's "
                         + "queueing counts), empty polls, lag per group, and the server's table sizes, dead tuples, "
-                        + "vacuum runs and WAL over time; then verifies delivery (none lost, none twice). Each run "
-                        + "starts from empty tables.",
+                        + "vacuum runs and WAL over time; then verifies delivery (none lost, none twice; pubsub: "
+                        + "every batch the writers heard commit in the log as written). Each run starts from empty "
+                        + "tables.",
                 "Split between processes (--worker I/N, all with the same --start-at): worker 0 creates the tables, "
                         + "the others wait for them; each process runs its part of --writers, --readers and "
                         + "--throttle-writes. pubsub: each writes and reads its part of the partitions and verifies "

@@ -1,6 +1,7 @@
 package dev.gauntlet.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.db.ConnectionSettings;
@@ -8,6 +9,7 @@ import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunListener;
@@ -25,6 +27,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -251,5 +255,77 @@ class PubSubTest {
         assertTrue(e2e.max() >= 900, "a message produced as the hold began waited about 1 s: max " + e2e.max());
         assertTrue(e2e.max() < 2500, "and not much more: max " + e2e.max());
         assertTrue(e2e.p50() < 900, "most messages were not held back: p50 " + e2e.p50());
+    }
+
+    /**
+     * One partition, one group: {@code w}'s writers (2 at 20 batches of 10 a second) alone, or with one reader that
+     * keeps up started first, and a retention client when the workload retains; a disruption at 1 s when given.
+     */
+    static RunRecord runOnOnePartition(TestDatabase db, PubSubWorkload w, boolean readers, boolean retains,
+                                       Disruption disruption, Duration length) throws Exception {
+        List<Role> roles = new ArrayList<>();
+        Role writers = Role.openLoop(PubSubWorkload.WRITERS, 2, 20);
+        if (readers) {
+            roles.add(Role.closedLoop(PubSubWorkload.READERS, 1));
+            writers = writers.startingAfter(PubSubWorkload.READERS);
+        }
+        roles.add(writers);
+        if (retains) {
+            roles.add(Role.closedLoop(PubSubWorkload.RETENTION, 1));
+        }
+        RunPlan.Builder plan = RunPlan.builder().roles(roles).duration(length).reportEvery(Duration.ofSeconds(1));
+        if (disruption != null) {
+            plan.disruption(disruption, Duration.ofSeconds(1), null);
+        }
+        try (JdbcTarget target = JdbcTarget.direct(new ConnectionSettings(db.jdbcUrl(), db.user(), db.password()))) {
+            RunRecord run = new Runner<>(plan.build(), w, target, RunListener.NONE, null).run();
+            assertEquals(null, run.fatalError(), run.fatalError());
+            return run;
+        }
+    }
+
+    private static long tip(TestDatabase db) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT next_offset FROM log_tip WHERE partition = 0")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * A failover to a standby that missed the last batch the writers heard commit: its messages and its tip update
+     * are gone, so the writers that go on take its offsets again and the log stays gapless, and the group reads
+     * what is there without a hole. Only the writers' ledger can tell: the batch is named.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "consumed"})
+    void aBatchLostWithItsTipUpdateIsNamedThoughItsOffsetsWereWrittenAgain(String retention, TestDatabase server)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("queue_lost_batch_" + retention);
+        try (Connection c = db.connect()) {
+            LogSchema.create(c, 1, 1);
+        }
+        boolean retains = retention.equals("consumed");
+        DeliveryLedger ledger = new DeliveryLedger(1, 1);
+        PubSubWorkload w = new PubSubWorkload(new WorkerShare.Range(0, 1), 1, 1, 10, 500, 16, Duration.ofMillis(2),
+                ledger, retains ? Duration.ofMillis(200) : null);
+        runOnOnePartition(db, w, false, false, null, Duration.ofSeconds(1));
+        long tip = tip(db);
+        assertTrue(tip >= 100 && tip % 10 == 0, "batches of 10 written for 1 s: " + tip);
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            assertEquals(10, s.executeUpdate("DELETE FROM log_p0 WHERE msg_offset >= " + (tip - 10)));
+            s.executeUpdate("UPDATE log_tip SET next_offset = " + (tip - 10) + " WHERE partition = 0");
+        }
+        runOnOnePartition(db, w, true, retains, null, Duration.ofSeconds(2));
+        assertTrue(tip(db) > tip, "the offsets of the lost batch were written again: tip " + tip(db));
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery d = DeliveryChecks.run(c, ledger);
+            assertFalse(d.passed(), d.line() + " " + d.checks());
+            String batch = "partition 0 offsets " + (tip - 10) + "-" + (tip - 1) + " (10 messages, producer seq ";
+            assertTrue(d.checks().stream().anyMatch(k -> k.status() == Check.Status.FAIL
+                    && k.detail().contains(batch)), "the lost batch named (" + batch + "...): " + d.checks());
+            assertEquals(0, d.lost(), "the readers found no hole: " + d.line());
+            assertEquals(0, d.duplicates(), d.line());
+        }
     }
 }

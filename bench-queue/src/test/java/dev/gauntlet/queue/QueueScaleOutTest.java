@@ -86,6 +86,8 @@ class QueueScaleOutTest {
             assertTrue(names.stream().anyMatch(n -> n.startsWith(own)), names.toString());
             assertFalse(names.stream().anyMatch(n -> n.startsWith(other)),
                     "the other worker's partition is the other's to check: " + names);
+            assertTrue(names.contains(DeliveryChecks.WRITTEN), "its writers' batches checked against its partition: "
+                    + names);
             for (Check c : r.checks()) {
                 assertEquals(Check.Status.PASS, c.status(), "worker " + i + " " + c.name() + ": " + c.detail());
             }

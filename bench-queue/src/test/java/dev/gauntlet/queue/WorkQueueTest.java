@@ -12,6 +12,7 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.run.ClientId;
 import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.core.run.Failure;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunClock;
@@ -294,5 +295,114 @@ class WorkQueueTest {
         assertEquals(300_000, t.firstPhantom());
         assertArrayEquals(new long[] {7, 150_000}, t.unacked());
         assertEquals(1, t.acked()[0], "sorted");
+    }
+
+    /** How many commits' outcomes the run's clients never heard. */
+    static long ambiguousCommits(RunRecord run) {
+        return run.errors().stream().filter(e -> e.errorClass().equals(Failure.Kind.AMBIGUOUS_COMMIT.label()))
+                .mapToLong(e -> e.count()).sum();
+    }
+
+    /** Inserts {@code n} messages as a writer would and returns their ids. */
+    private static long[] enqueue(Connection c, int n) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("INSERT INTO queue_messages "
+                + "(produced_at, payload) SELECT 0, '\\x00'::bytea FROM generate_series(1, " + n + ") RETURNING id")) {
+            long[] ids = new long[n];
+            for (int i = 0; i < n; i++) {
+                rs.next();
+                ids[i] = rs.getLong(1);
+            }
+            return ids;
+        }
+    }
+
+    /** Acknowledges {@code ids} with {@code mode}'s statement, as a reader's poll does. */
+    private static void ack(Connection c, AckMode mode, long... ids) throws Exception {
+        try (var p = c.prepareStatement(mode.ackSql())) {
+            p.setArray(1, dev.gauntlet.queue.workqueue.IdArrays.of(c, ids));
+            assertEquals(ids.length, p.executeUpdate());
+        }
+    }
+
+    /**
+     * Reader A's acknowledgement of 1 and 2 lost its commit's outcome and did not take effect; reader B then claimed
+     * and acknowledged them. They are B's, not A's as well: no duplicate. A's of 3 and C's of 3 both lost their
+     * outcomes and one took effect: acknowledged once.
+     */
+    @ParameterizedTest
+    @EnumSource(AckMode.class)
+    void anUncertainAckOfMessagesAnotherReaderAcknowledgedIsNotCountedTwice(AckMode mode, TestDatabase server)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("workqueue_uncertain_ack_" + mode.label());
+        AckLedger ledger = new AckLedger();
+        try (Connection c = db.connect()) {
+            QueueSchema.create(c, mode);
+            long[] ids = enqueue(c, 4);
+            assertArrayEquals(new long[] {1, 2, 3, 4}, ids);
+            ledger.produced(ids);
+            ledger.maybeAcked(new long[] {1, 2});
+            ack(c, mode, 1, 2);
+            ledger.acked(new long[] {1, 2});
+            ack(c, mode, 3);
+            ledger.maybeAcked(new long[] {3});
+            ledger.maybeAcked(new long[] {3});
+
+            DeliveryChecks.Delivery d = QueueDeliveryChecks.run(c, ledger, mode);
+            for (Check k : d.checks()) {
+                assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail());
+            }
+            assertEquals(0, d.duplicates(), d.line());
+            assertEquals(0, d.lost(), d.line());
+            assertEquals(1, d.backlog(), "4 waits: " + d.line());
+        }
+    }
+
+    /**
+     * The same end to end: readers' acknowledgements wait at COMMIT and their sessions are ended before it lands;
+     * the messages go back to the queue and other readers acknowledge them. Nothing was delivered twice.
+     */
+    @Test
+    void anAckWhoseCommitDidNotLandIsNotCountedWhenAnotherReaderAcknowledges(TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("workqueue_ack_not_landed");
+        AckLedger ledger = new AckLedger();
+        RunRecord run = runWith(db, AckMode.DELETE, 4, workload(AckMode.DELETE, 50, ledger),
+                LostCommitOutcomes.endedBeforeLanding(db, "queue_messages", "DELETE", 1), Duration.ofSeconds(1));
+        assertNull(run.fatalError(), run.fatalError());
+        String notes = run.disruptions().get(0).notes().toString();
+        assertTrue(notes.contains("ended ") && !notes.contains("ended 0 "), notes);
+        assertTrue(ambiguousCommits(run) > 0, "some acknowledgement's outcome was lost: " + run.errors());
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery d = QueueDeliveryChecks.run(c, ledger, AckMode.DELETE);
+            for (Check k : d.checks()) {
+                assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail());
+            }
+            assertEquals(0, d.duplicates(), d.line());
+        }
+    }
+
+    /**
+     * A writer's insert waits at COMMIT for a synchronous standby that is not there and its session is ended: the
+     * batch landed but the writer never heard. The readers acknowledge its messages: they were produced.
+     */
+    @Test
+    void anEnqueueWhoseCommitLandedUnheardIsProducedWhenAcknowledged(TestDatabase server) throws Exception {
+        TestDatabase db = server.freshDatabase("workqueue_enqueue_landed");
+        AckLedger ledger = new AckLedger();
+        Disruption lose = LostCommitOutcomes.endedAfterLanding(db, "queue_messages", "INSERT", 2);
+        // The readers start at 2 s: at 1 s only the writers' commits wait.
+        RunRecord run = runWith(db, AckMode.DELETE, 4, readersHeldBack(workload(AckMode.DELETE, 50, ledger),
+                Duration.ofSeconds(2)), lose, Duration.ofSeconds(1));
+        assertNull(run.fatalError(), run.fatalError());
+        assertTrue(run.disruptions().get(0).notes().toString().contains("ended 2 session(s)"),
+                run.disruptions().toString());
+        assertTrue(ambiguousCommits(run) >= 2, "the writers never heard their commits' outcome: " + run.errors());
+        try (Connection c = db.connect()) {
+            DeliveryChecks.Delivery d = QueueDeliveryChecks.run(c, ledger, AckMode.DELETE);
+            for (Check k : d.checks()) {
+                assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail());
+            }
+            assertEquals(0, d.lost(), d.line());
+            assertTrue(ledger.acked().length > 0, "the readers acknowledged messages");
+        }
     }
 }

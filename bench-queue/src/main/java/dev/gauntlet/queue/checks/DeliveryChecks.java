@@ -6,20 +6,29 @@ import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
+import dev.gauntlet.queue.pubsub.FoundBatches;
+import dev.gauntlet.queue.pubsub.WriterLedger;
 import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each), and
- * every group's committed offsets agree with what its readers say they read, with no message lost or read twice.
+ * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each); every
+ * batch the writers heard commit is in the log at the offsets it was written to, each message carrying the batch's
+ * producer sequence (or was, until retention deleted it); and every group's committed offsets agree with what its
+ * readers say they read, with no message lost or read twice.
  */
 public final class DeliveryChecks {
 
+    public static final String WRITTEN = "every batch the writers heard commit is in the log, as written";
     public static final String LOST = "no message lost";
     public static final String DUPLICATES = "no message delivered twice";
     public static final String OFFSETS = "committed offsets match what the readers read";
@@ -27,23 +36,43 @@ public final class DeliveryChecks {
     private DeliveryChecks() {
     }
 
-    /** The verdict: the checks, and the totals the summary line prints. */
-    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog, long uncertain) {
-
-        public Delivery(List<Check> checks, long lost, long duplicates, long backlog) {
-            this(checks, lost, duplicates, backlog, 0);
-        }
+    /**
+     * The verdict: the checks, and the totals the summary line prints.
+     *
+     * @param lost            messages lost: never read by a group (pub/sub, summed over groups), or produced and
+     *                        neither acknowledged nor in the queue
+     * @param backlog         messages produced and not yet consumed
+     * @param uncertainReads  messages read (or acknowledged) by a commit whose outcome the reader never heard, and
+     *                        that took effect
+     * @param uncertainWrites messages written by a commit whose outcome the writer never heard, landed or not
+     * @param missingWrites   messages of batches the writers heard commit that the log does not hold where they
+     *                        were written (pub/sub)
+     */
+    public record Delivery(List<Check> checks, long lost, long duplicates, long backlog, long uncertainReads,
+                           long uncertainWrites, long missingWrites) {
 
         public boolean passed() {
             return checks.stream().noneMatch(k -> k.status() == Check.Status.FAIL);
         }
 
-        /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}. */
+        /** {@code Delivery: PASS (0 lost, 0 duplicates, 1,200 not yet consumed)}, and what else is not zero. */
         public String line() {
-            return String.format(java.util.Locale.ROOT, "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed%s)",
-                    passed() ? "PASS" : "FAIL", lost, duplicates, backlog, uncertain == 0 ? ""
-                            : String.format(java.util.Locale.ROOT, ", %,d read by a commit whose outcome the reader "
-                            + "never heard", uncertain));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "Delivery: %s (%,d lost, %,d duplicates, %,d not yet consumed", passed() ? "PASS" : "FAIL", lost,
+                    duplicates, backlog));
+            if (missingWrites > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d the writers heard commit missing from the log",
+                        missingWrites));
+            }
+            if (uncertainReads > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d read by a commit whose outcome the reader never heard",
+                        uncertainReads));
+            }
+            if (uncertainWrites > 0) {
+                line.append(String.format(Locale.ROOT, ", %,d written by a commit whose outcome the writer never "
+                        + "heard", uncertainWrites));
+            }
+            return line.append(')').toString();
         }
     }
 
@@ -69,9 +98,18 @@ public final class DeliveryChecks {
         return checks;
     }
 
-    /** The log's checks, then what the ledger says about each group, against the committed offsets. */
+    /**
+     * The log's checks, then the writers' ledger against what the log holds, then what the ledger says about each
+     * group, against the committed offsets.
+     */
     public static Delivery run(Connection c, DeliveryLedger ledger) throws SQLException {
         List<Check> checks = new ArrayList<>(SqlChecks.run(c, table(ledger.partitions()), CheckScope.all()));
+        Map<Integer, FoundBatches> log = new LinkedHashMap<>();
+        for (int p = ledger.partitions().from(); p < ledger.partitions().to(); p++) {
+            log.put(p, FoundBatches.inLog(c, p));
+        }
+        WriterLedger.Tally writes = ledger.writes().tally(log);
+        checks.add(written(writes));
         long lost = 0;
         long duplicates = 0;
         long backlog = 0;
@@ -98,7 +136,32 @@ public final class DeliveryChecks {
         checks.add(disagree.isEmpty()
                 ? Check.pass(OFFSETS, backlog + " messages produced but not yet consumed (summed over groups)")
                 : Check.fail(OFFSETS, String.join("; ", disagree.subList(0, Math.min(3, disagree.size())))));
-        return new Delivery(checks, lost, duplicates, backlog, uncertain);
+        return new Delivery(checks, lost, duplicates, backlog, uncertain, writes.uncertainMessages(),
+                writes.lostMessages());
+    }
+
+    /** The writers' ledger's check: the lost batches named, and any message no writer wrote where it is. */
+    private static Check written(WriterLedger.Tally w) {
+        String uncertain = w.uncertainBatches() == 0 ? "" : String.format(Locale.ROOT, "; %,d batches whose commit's "
+                + "outcome the writer never heard, %,d of them in the log", w.uncertainBatches(), w.landed());
+        if (w.lostBatches() == 0 && w.foreign() == 0) {
+            return Check.pass(WRITTEN, String.format(Locale.ROOT, "%,d batches (%,d messages) at their offsets%s",
+                    w.batches(), w.messages(), uncertain));
+        }
+        List<String> problems = new ArrayList<>();
+        if (w.lostBatches() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d batches the writers heard commit are not all in the log "
+                            + "(%,d messages missing): %s%s", w.lostBatches(), w.lostMessages(),
+                    w.named().stream().map(WriterLedger.LostBatch::toString).collect(Collectors.joining("; ")),
+                    w.lostBatches() > w.named().size() ? "; and " + (w.lostBatches() - w.named().size()) + " more"
+                            : ""));
+        }
+        if (w.foreign() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d messages not as the writers wrote them (at offsets their "
+                    + "batch was not written to, or more of a batch than it had), first: %s", w.foreign(),
+                    w.firstForeign()));
+        }
+        return Check.fail(WRITTEN, String.join("; ", problems) + uncertain);
     }
 
     /** {committed offset of the group, tip of the partition}. */

@@ -10,15 +10,19 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.LongStream;
 
 /**
  * Delivery, verified after a work-queue run: what the ledger says was produced and acknowledged, against the
- * queue. A produced message is either acknowledged exactly once or still waits unacknowledged in
- * {@code queue_messages} (the backlog); anything else is lost. Then the database must agree with the
- * acknowledgements in the way the {@link AckMode} leaves them: deleted rows gone, archived rows moved once, flagged
- * rows flagged. The verdict is the pub/sub one ({@link DeliveryChecks.Delivery}), so both modes print the same line.
+ * queue. Commits whose outcome never reached their client are settled first, against the database: an
+ * acknowledgement took effect when the queue shows the message acknowledged and no other reader is known to have
+ * acknowledged it; an insert landed when the message is in the queue or a reader acknowledged it. A produced message
+ * is either acknowledged exactly once or still waits unacknowledged in {@code queue_messages} (the backlog); anything
+ * else is lost. Then the database must agree with the acknowledgements in the way the {@link AckMode} leaves them:
+ * deleted rows gone, archived rows moved once, flagged rows flagged. The verdict is the pub/sub one ({@link DeliveryChecks.Delivery}), so both modes print the same line.
  *
  * <p>Ids go to the database as {@code bigint[]} chunks, a primary-key lookup per id: about a hundred statements for
  * a million ids, no temporary table, no COPY.
@@ -46,8 +50,10 @@ public final class QueueDeliveryChecks {
     }
 
     public static DeliveryChecks.Delivery run(Connection c, AckLedger ledger, AckMode mode) throws SQLException {
-        long[] resolved = tookEffect(c, ledger.uncertain(), mode);
-        ledger.acked(resolved); // their commits went through: acknowledged, though the readers never heard it
+        long[] acksLanded = tookEffect(c, ledger.unsettledAcks(), mode);
+        ledger.acked(acksLanded); // their commits went through: acknowledged, though the readers never heard it
+        long[] uncertainWrites = ledger.unsettledWrites();
+        ledger.produced(landed(c, uncertainWrites, ledger.acked(), mode)); // produced, though the writers never heard it
         AckLedger.Tally t = ledger.tally();
         long[] waiting = missing(c, t.unacked(), mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
         long lost = waiting[0];
@@ -64,20 +70,37 @@ public final class QueueDeliveryChecks {
                 : Check.fail(PHANTOMS, n(t.phantoms()) + " acknowledged but never produced, first id "
                         + t.firstPhantom()));
         checks.add(agrees(c, t.acked(), mode));
-        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, resolved.length);
+        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, acksLanded.length,
+                uncertainWrites.length, 0);
     }
 
     /** Of acknowledgements whose commit's outcome is unknown, the ids the database shows acknowledged. */
     private static long[] tookEffect(Connection c, long[] ids, AckMode mode) throws SQLException {
-        if (ids.length == 0) {
-            return ids;
-        }
-        String sql = switch (mode) {
+        return found(c, ids, switch (mode) {
             case DELETE -> "SELECT u.id FROM unnest(?::bigint[]) AS u(id) WHERE NOT EXISTS "
                     + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id)";
             case ARCHIVE -> "SELECT id FROM queue_archive WHERE id = ANY(?)";
             case FLAG -> "SELECT id FROM queue_messages WHERE id = ANY(?) AND acked_at IS NOT NULL";
-        };
+        });
+    }
+
+    /**
+     * Of inserts whose commit's outcome is unknown, the ids that were produced: still in the queue (or its archive),
+     * or acknowledged by a reader ({@code acked}, sorted), who can only have claimed a message that was there.
+     */
+    private static long[] landed(Connection c, long[] ids, long[] acked, AckMode mode) throws SQLException {
+        long[] inTables = found(c, ids, "SELECT u.id FROM unnest(?::bigint[]) AS u(id) WHERE EXISTS "
+                + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id)" + (mode == AckMode.ARCHIVE
+                ? " OR EXISTS (SELECT 1 FROM queue_archive a WHERE a.id = u.id)" : ""));
+        return LongStream.concat(Arrays.stream(inTables), Arrays.stream(ids)
+                .filter(id -> Arrays.binarySearch(acked, id) >= 0)).sorted().distinct().toArray();
+    }
+
+    /** The ids {@code sql} (a {@code bigint[]} of {@code ids} in) returns. */
+    private static long[] found(Connection c, long[] ids, String sql) throws SQLException {
+        if (ids.length == 0) {
+            return ids;
+        }
         List<Long> found = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(sql)) {
             p.setArray(1, IdArrays.of(c, ids));

@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * What each consumer group committed to having read, per partition, as offset ranges recorded after each read
  * commits (in whatever order the readers' commits are seen). At the end the ranges of a group's partition, sorted,
- * must tile {@code 0..committed} exactly: a hole is a lost message, an overlap a message delivered twice. A ledger
- * covers the partitions its process reads (all of them, or its share with {@code --worker}).
+ * must tile {@code 0..committed} exactly: a hole is a lost message, an overlap a message delivered twice. Beside
+ * them, what the writers heard commit ({@link #writes}), for the log itself to be checked against. A ledger covers
+ * the partitions its process writes and reads (all of them, or its share with {@code --worker}).
  */
 public final class DeliveryLedger {
 
@@ -22,6 +23,7 @@ public final class DeliveryLedger {
     }
 
     private final WorkerShare.Range partitions;
+    private final WriterLedger writes = new WriterLedger();
     private final List<List<List<long[]>>> ranges = new ArrayList<>();
     private final List<List<List<long[]>>> uncertain = new ArrayList<>();
 
@@ -58,6 +60,11 @@ public final class DeliveryLedger {
         synchronized (list) {
             list.add(new long[] {from, to});
         }
+    }
+
+    /** What this process's writers heard commit (and the batches whose commit's outcome they never heard). */
+    public WriterLedger writes() {
+        return writes;
     }
 
     public int groups() {

@@ -86,13 +86,13 @@ public final class PubSubWorkload implements Workload<Connection> {
             List<Step<Connection>> steps = new ArrayList<>();
             for (int p = 0; p < partitions.size(); p++) {
                 steps.add(Step.now(new Publish(partitions.from() + (client.index() + p) % partitions.size(),
-                        writeBatch, payload)));
+                        writeBatch, payload, ledger.writes())));
             }
             int[] next = {0};
             return () -> steps.get(next[0]++ % steps.size());
         }
         if (RETENTION.equals(client.role())) {
-            Step<Connection> retain = Step.after(retentionEvery, new Retain(partitions));
+            Step<Connection> retain = Step.after(retentionEvery, new Retain(partitions, ledger.writes()));
             return () -> retain;
         }
         int group = client.index() / readersPerGroup;

@@ -10,7 +10,8 @@ import java.sql.PreparedStatement;
 /**
  * Retention by deleting consumed rows ({@code --retention consumed}): for each partition, the messages every group has
  * read (below the least committed offset) are deleted and the partition's first retained offset moves up, in one
- * transaction. Whole-partition drops by time would need the log partitioned by time as well; deleting consumed rows
+ * transaction. What it deleted goes to the {@link WriterLedger}, batch by batch (producer sequence, offsets, count),
+ * so the batches the writers heard commit can be verified after the log no longer holds them. Whole-partition drops by time would need the log partitioned by time as well; deleting consumed rows
  * keeps one table per partition and leaves vacuum the dead tuples to clean, which is what a long run should show.
  */
 final class Retain implements Operation<Connection> {
@@ -18,9 +19,11 @@ final class Retain implements Operation<Connection> {
     static final String NAME = "retain";
 
     private final WorkerShare.Range partitions;
+    private final WriterLedger ledger;
 
-    Retain(WorkerShare.Range partitions) {
+    Retain(WorkerShare.Range partitions, WriterLedger ledger) {
         this.partitions = partitions;
+        this.ledger = ledger;
     }
 
     @Override
@@ -45,10 +48,18 @@ final class Retain implements Operation<Connection> {
                     low = rs.getLong(1);
                 }
             }
-            try (PreparedStatement d = c.prepareStatement("DELETE FROM " + LogSchema.table(p) + " WHERE msg_offset < ?")) {
+            FoundBatches swept;
+            try (PreparedStatement d = c.prepareStatement("WITH d AS (DELETE FROM " + LogSchema.table(p)
+                    + " WHERE msg_offset < ? RETURNING msg_offset, producer_seq) " + FoundBatches.groupedFrom("d"))) {
                 d.setLong(1, low);
-                deleted += d.executeUpdate();
+                try (var rs = d.executeQuery()) {
+                    swept = FoundBatches.read(rs);
+                }
             }
+            deleted += swept.messages();
+            int partition = p;
+            attempt.afterCommit(() -> ledger.retained(partition, swept));
+            attempt.ifCommitUnknown(() -> ledger.retained(partition, swept));
         }
         attempt.count("deleted", deleted);
     }

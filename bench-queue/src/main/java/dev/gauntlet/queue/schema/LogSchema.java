@@ -14,7 +14,9 @@ import java.sql.Statement;
  * <pre>
  * log_tip(partition, next_offset)
  * log_retention(partition, first_offset)
- * log_pN(msg_offset bigint primary key, produced_at bigint, payload bytea)   produced_at: RunClock epoch nanos
+ * log_pN(msg_offset bigint primary key, produced_at bigint, producer_seq bigint, payload bytea)
+ *     produced_at: RunClock epoch nanos; producer_seq: the writer's batch (WriterLedger), the same in each of its
+ *     messages
  * consumer_offsets(grp, partition, next_offset)
  * </pre>
  */
@@ -42,7 +44,7 @@ public final class LogSchema {
                     + "PRIMARY KEY (grp, partition))");
             for (int p = 0; p < partitions; p++) {
                 s.execute("CREATE TABLE " + table(p) + " (msg_offset bigint PRIMARY KEY, produced_at bigint NOT NULL, "
-                        + "payload bytea NOT NULL)");
+                        + "producer_seq bigint NOT NULL, payload bytea NOT NULL)");
                 s.execute("INSERT INTO log_tip VALUES (" + p + ", 0)");
                 s.execute("INSERT INTO log_retention VALUES (" + p + ", 0)");
                 for (int g = 0; g < groups; g++) {

@@ -9,6 +9,10 @@ import java.util.List;
  * after each commit. In a work queue each message is for one reader only, so at the end every produced id must be
  * acknowledged exactly once or still wait in the queue; the {@link Tally} sets the two lists side by side.
  *
+ * <p>A commit whose outcome never came back (the connection broke during COMMIT) is recorded apart, as ids that may
+ * have been produced or acknowledged: verification settles them against the database ({@link #unsettledAcks},
+ * {@link #unsettledWrites}) and records those that took effect.
+ *
  * <p>Ids go into fixed chunks of {@code long[]} (8 bytes an id, no boxing: a 5-minute run at 5,000 msg/s is 1.5 M ids,
  * 12 MB a side) and are sorted once, at the tally. Thread safe: writers and readers record from any worker.
  */
@@ -32,7 +36,8 @@ public final class AckLedger {
 
     private final Ids produced = new Ids();
     private final Ids acked = new Ids();
-    private final Ids uncertain = new Ids();
+    private final Ids maybeProduced = new Ids();
+    private final Ids maybeAcked = new Ids();
 
     /** A writer committed messages {@code ids}. */
     public void produced(long[] ids) {
@@ -40,16 +45,66 @@ public final class AckLedger {
     }
 
     /**
+     * A writer sent the commit of its insert of {@code ids} and the outcome never came back (the connection broke
+     * during COMMIT); verification asks the database whether it took effect.
+     */
+    public void maybeProduced(long[] ids) {
+        maybeProduced.add(ids);
+    }
+
+    /**
      * A reader sent the commit of its acknowledgement of {@code ids} and the outcome never came back (the connection
      * broke during COMMIT); verification asks the database whether it took effect.
      */
     public void maybeAcked(long[] ids) {
-        uncertain.add(ids);
+        maybeAcked.add(ids);
     }
 
-    /** The ids whose acknowledgement's outcome is unknown, sorted. */
-    public long[] uncertain() {
-        return uncertain.sorted();
+    /** The ids whose insert's outcome is unknown, sorted, as recorded. */
+    public long[] uncertainWrites() {
+        return maybeProduced.sorted();
+    }
+
+    /** The ids whose acknowledgement's outcome is unknown, sorted, as recorded (an id once per reader unsure of it). */
+    public long[] uncertainAcks() {
+        return maybeAcked.sorted();
+    }
+
+    /**
+     * The ids whose acknowledgement's outcome is unknown and that no committed acknowledgement covers, sorted, each
+     * once: those the database has to settle. An id another reader is known to have acknowledged is that reader's: a
+     * message is acknowledged once, by the reader holding it, so the acknowledgement whose outcome was lost did not
+     * take effect (the message went back to the queue and the other reader took it). Of several readers unsure of
+     * the same id, at most one acknowledged it.
+     */
+    public long[] unsettledAcks() {
+        return distinctMinus(maybeAcked.sorted(), acked.sorted());
+    }
+
+    /** The ids whose insert's outcome is unknown and that no committed insert produced, sorted, each once. */
+    public long[] unsettledWrites() {
+        return distinctMinus(maybeProduced.sorted(), produced.sorted());
+    }
+
+    /** The distinct values of {@code sorted} that are not in {@code known} (sorted too). */
+    private static long[] distinctMinus(long[] sorted, long[] known) {
+        long[] out = new long[sorted.length];
+        int n = 0;
+        int k = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            long id = sorted[i];
+            if (n > 0 && out[n - 1] == id) {
+                continue;
+            }
+            while (k < known.length && known[k] < id) {
+                k++;
+            }
+            if (k < known.length && known[k] == id) {
+                continue;
+            }
+            out[n++] = id;
+        }
+        return Arrays.copyOf(out, n);
     }
 
     /** The ids produced, sorted. */

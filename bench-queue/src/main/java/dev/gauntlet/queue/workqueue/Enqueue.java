@@ -8,8 +8,9 @@ import java.sql.ResultSet;
 
 /**
  * A writer's batch: one statement inserts {@code batch} messages, the identity column numbering them, and returns
- * their ids for the ledger once the insert commits. Each message carries the time the batch was due
- * ({@link Attempt#intendedEpochNanos}): a throttled writer's queueing is in the end-to-end latency.
+ * their ids for the ledger once the insert commits, or as uncertain when the commit's outcome never comes back. Each
+ * message carries the time the batch was due ({@link Attempt#intendedEpochNanos}): a throttled writer's queueing is in
+ * the end-to-end latency.
  */
 final class Enqueue implements Operation<Connection> {
 
@@ -56,5 +57,6 @@ final class Enqueue implements Operation<Connection> {
         attempt.count("messages", batch);
         attempt.count("bytes", (long) batch * payload.length);
         attempt.afterCommit(() -> ledger.produced(ids));
+        attempt.ifCommitUnknown(() -> ledger.maybeProduced(ids));
     }
 }

@@ -17,7 +17,8 @@ public final class LedgerStore {
     private static final int CHUNK = 10_000;
     private static final String PRODUCED = "produced";
     private static final String ACKED = "acked";
-    private static final String UNCERTAIN = "uncertain";
+    private static final String MAYBE_PRODUCED = "maybe produced";
+    private static final String MAYBE_ACKED = "maybe acked";
 
     private LedgerStore() {
     }
@@ -32,8 +33,8 @@ public final class LedgerStore {
                 d.executeUpdate();
             }
             try (PreparedStatement p = c.prepareStatement("INSERT INTO queue_ledgers (worker, kind, ids) VALUES (?, ?, ?)")) {
-                for (var kind : Map.of(PRODUCED, ledger.produced(), ACKED, ledger.acked(), UNCERTAIN,
-                        ledger.uncertain()).entrySet()) {
+                for (var kind : Map.of(PRODUCED, ledger.produced(), ACKED, ledger.acked(), MAYBE_PRODUCED,
+                        ledger.uncertainWrites(), MAYBE_ACKED, ledger.uncertainAcks()).entrySet()) {
                     long[] ids = kind.getValue();
                     for (int from = 0; from < ids.length; from += CHUNK) {
                         p.setInt(1, worker);
@@ -67,7 +68,8 @@ public final class LedgerStore {
                 switch (rs.getString(1)) {
                     case PRODUCED -> all.produced(ids);
                     case ACKED -> all.acked(ids);
-                    case UNCERTAIN -> all.maybeAcked(ids);
+                    case MAYBE_PRODUCED -> all.maybeProduced(ids);
+                    case MAYBE_ACKED -> all.maybeAcked(ids);
                     default -> throw new SQLException("queue_ledgers holds an unknown kind '" + rs.getString(1) + "'");
                 }
             }
