@@ -56,12 +56,11 @@ public final class QueueDeliveryChecks {
         ledger.produced(landed(c, uncertainWrites, ledger.acked(), mode)); // produced, though the writers never heard it
         AckLedger.Tally t = ledger.tally();
         long[] waiting = missing(c, t.unacked(), mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
-        long lost = waiting[0];
-        long backlog = t.unacked().length - lost;
+        long backlog = t.unacked().length - waiting[0];
+        long lost = waiting[0] + t.reissued();
         List<Check> checks = new ArrayList<>();
         checks.add(lost == 0 ? Check.pass(DeliveryChecks.LOST, "0 lost of " + n(t.produced()) + " produced")
-                : Check.fail(DeliveryChecks.LOST, n(lost) + " produced, never acknowledged and not in the queue, "
-                        + "first id " + waiting[1]));
+                : Check.fail(DeliveryChecks.LOST, lostDetail(waiting, t)));
         checks.add(t.duplicates() == 0 ? Check.pass(DeliveryChecks.DUPLICATES, "0 duplicates in "
                         + n(t.acknowledgements()) + " acknowledgements")
                 : Check.fail(DeliveryChecks.DUPLICATES, n(t.duplicates()) + " acknowledged more than once, first id "
@@ -72,6 +71,23 @@ public final class QueueDeliveryChecks {
         checks.add(agrees(c, t.acked(), mode));
         return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, acksLanded.length,
                 uncertainWrites.length, 0);
+    }
+
+    /**
+     * What was lost: messages produced, never acknowledged and not in the queue; and messages whose id a later
+     * committed insert was given again (the id sequence went back with them, as after a failover to a standby that
+     * missed both), so the later message stands where they were and an id-by-id count alone would pass.
+     */
+    private static String lostDetail(long[] waiting, AckLedger.Tally t) {
+        List<String> parts = new ArrayList<>();
+        if (waiting[0] > 0) {
+            parts.add(n(waiting[0]) + " produced, never acknowledged and not in the queue, first id " + waiting[1]);
+        }
+        if (t.reissued() > 0) {
+            parts.add(n(t.reissued()) + " whose id a later committed insert was given again (the first insert was "
+                    + "lost with the id sequence's state), first id " + t.firstReissued());
+        }
+        return String.join("; ", parts);
     }
 
     /** Of acknowledgements whose commit's outcome is unknown, the ids the database shows acknowledged. */

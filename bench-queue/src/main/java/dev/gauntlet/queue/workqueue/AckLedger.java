@@ -29,9 +29,12 @@ public final class AckLedger {
      * @param phantoms         ids acknowledged but never produced
      * @param firstPhantom     the lowest of them, or -1
      * @param unacked          ids produced and never acknowledged, sorted: to look up in the queue
+     * @param reissued         ids two committed inserts were given: the first insert was lost with the state of
+     *                         the id sequence (a failover to a standby that missed both), and its message with it
+     * @param firstReissued    the lowest of them, or -1
      */
     public record Tally(long produced, long acknowledgements, long[] acked, long duplicates, long firstDuplicate,
-                        long phantoms, long firstPhantom, long[] unacked) {
+                        long phantoms, long firstPhantom, long[] unacked, long reissued, long firstReissued) {
     }
 
     private final Ids produced = new Ids();
@@ -135,14 +138,20 @@ public final class AckLedger {
         long firstDuplicate = -1;
         long phantoms = 0;
         long firstPhantom = -1;
+        long reissued = 0;
+        long firstReissued = -1;
         int i = 0;
         int j = 0;
         while (i < p.length || j < a.length) {
             long id = Math.min(i < p.length ? p[i] : Long.MAX_VALUE, j < a.length ? a[j] : Long.MAX_VALUE);
-            boolean wasProduced = false;
+            int inserts = 0;
             while (i < p.length && p[i] == id) {
-                wasProduced = true;
+                inserts++;
                 i++;
+            }
+            boolean wasProduced = inserts > 0;
+            if (inserts > 1 && reissued++ == 0) {
+                firstReissued = id; // an identity is never handed out twice unless what took it first was lost
             }
             int times = 0;
             while (j < a.length && a[j] == id) {
@@ -166,7 +175,7 @@ public final class AckLedger {
             }
         }
         return new Tally(distinctProduced, a.length, Arrays.copyOf(distinctAcked, nAcked), duplicates, firstDuplicate,
-                phantoms, firstPhantom, Arrays.copyOf(unacked, nUnacked));
+                phantoms, firstPhantom, Arrays.copyOf(unacked, nUnacked), reissued, firstReissued);
     }
 
     /** An append-only list of ids in fixed chunks: no copying as it grows, one array when sorted. */
