@@ -17,7 +17,8 @@ import picocli.CommandLine.Mixin;
         description = {"Checks the tables a run (or init) left: no event both live and archived, status rows and "
                 + "events match, only terminal events archived, each payload's lifecycle equals its status, and the "
                 + "flat columns equal the payload's values.",
-                "A run checks more (no event lost, none unexpected) from the ledger it keeps while it runs."},
+                "A run checks more (no event lost, none unexpected, no process or archive it heard commit undone) "
+                        + "from the ledger it keeps while it runs."},
         footer = {"", "Examples:",
                 "  bench-trainevents check     # the tables the last run on the embedded PostgreSQL left",
                 "  bench-trainevents check --url jdbc:postgresql://db:5432/rail --user bench --password"})

@@ -1,6 +1,7 @@
 package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.db.CheckScope;
+import dev.gauntlet.core.db.ReadOnlySnapshot;
 import dev.gauntlet.core.db.SqlCheck;
 import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
@@ -10,6 +11,8 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -21,14 +24,24 @@ import org.postgresql.copy.PGCopyOutputStream;
  * The lifecycle's invariants, as queries for the rows that break them. From the tables alone: no event both live
  * and archived, a status row for every live event and an event for every status row, only terminal events archived,
  * each payload's lifecycle equal to its status, and the flat columns equal to the payload's values. With the run's
- * {@link EventLedger} copied in beside them: every event the driver added is in the events table or the archive, and
- * nothing is there the driver did not add. A run split between processes ({@code --worker}) checks once, against
- * every process's ledger stored in {@value #SHARED_LEDGERS}: any process's clients process and archive any process's
- * events.
+ * {@link EventLedger} copied in beside them: every event the driver added (or heard processed or archived) is in the
+ * events table or the archive, nothing is there the driver did not add, and no event is in a state behind one the
+ * driver heard a process or archive commit ({@value #NONE_UNDONE}). A run split between processes ({@code --worker})
+ * checks once, against every process's ledger stored in {@value #SHARED_LEDGERS}: any process's clients process and
+ * archive any process's events.
  */
 public final class EventChecks {
 
     private static final String LEDGER = "te_ledger";
+    /** The columns of a copied ledger: an event, whether its commit was heard, and the state it moved to. */
+    private static final String LEDGER_COLUMNS = "id uuid NOT NULL, certain boolean NOT NULL, state text NOT NULL";
+    /**
+     * The check that compares every event's state with the furthest the driver heard it reach: a process or archive
+     * acknowledged and then lost (a failover, a restore) leaves the event behind, PROCESSING again, live again.
+     */
+    static final String NONE_UNDONE = "every process and archive the driver heard commit is in the tables (none undone)";
+    /** The violations of a failed check listed in its detail; all are counted. */
+    private static final int LISTED = 5;
     /** The ledgers of a split run's processes, by worker. */
     static final String SHARED_LEDGERS = "te_ledgers";
 
@@ -74,9 +87,9 @@ public final class EventChecks {
     public static List<Check> run(Connection c, Variant v, EventLedger ledger) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + LEDGER);
-            s.execute("CREATE TEMPORARY TABLE " + LEDGER + " (id uuid NOT NULL, certain boolean NOT NULL)");
+            s.execute("CREATE TEMPORARY TABLE " + LEDGER + " (" + LEDGER_COLUMNS + ")");
         }
-        copy(c, "COPY " + LEDGER + " (id, certain) FROM STDIN", "", ledger);
+        copy(c, "COPY " + LEDGER + " (id, certain, state) FROM STDIN", "", ledger);
         try {
             return against(c, v, LEDGER);
         } finally {
@@ -90,8 +103,7 @@ public final class EventChecks {
     static void createSharedLedgers(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + SHARED_LEDGERS);
-            s.execute("CREATE TABLE " + SHARED_LEDGERS + " (worker int NOT NULL, id uuid NOT NULL, "
-                    + "certain boolean NOT NULL)");
+            s.execute("CREATE TABLE " + SHARED_LEDGERS + " (worker int NOT NULL, " + LEDGER_COLUMNS + ")");
         }
     }
 
@@ -100,7 +112,7 @@ public final class EventChecks {
         try (Statement s = c.createStatement()) {
             s.execute("DELETE FROM " + SHARED_LEDGERS + " WHERE worker = " + worker);
         }
-        copy(c, "COPY " + SHARED_LEDGERS + " (worker, id, certain) FROM STDIN", worker + "\t", ledger);
+        copy(c, "COPY " + SHARED_LEDGERS + " (worker, id, certain, state) FROM STDIN", worker + "\t", ledger);
     }
 
     /** The checks of {@link #run}, against every process's stored ledger at once. */
@@ -117,22 +129,93 @@ public final class EventChecks {
         }
     }
 
-    /** The ledger's checks and the tables', with the ledger in {@code ledgerTable} (id, certain). */
+    /**
+     * The ledger's checks and the tables', with the ledger in {@code ledgerTable} (id, certain, state), in one
+     * snapshot.
+     */
     private static List<Check> against(Connection c, Variant v, String ledgerTable) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE INDEX IF NOT EXISTS " + ledgerTable + "_id ON " + ledgerTable + " (id)");
             s.execute("ANALYZE " + ledgerTable);
         }
         List<SqlCheck> checks = new ArrayList<>();
+        // An event the driver heard added, processed or archived was in the tables: it must still be (once, DISTINCT).
         checks.add(new SqlCheck("every event added is live or archived (none lost)",
-                "SELECT l.id FROM " + ledgerTable + " l WHERE l.certain AND NOT EXISTS (SELECT 1 FROM " + Variant.EVENTS
-                        + " e WHERE e.id = l.id) AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
+                "SELECT DISTINCT l.id FROM " + ledgerTable + " l WHERE l.certain AND NOT EXISTS (SELECT 1 FROM "
+                        + Variant.EVENTS + " e WHERE e.id = l.id) AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
                         + " a WHERE a.id = l.id)", "id", false, false));
         checks.add(new SqlCheck("no event the driver did not add",
                 "SELECT x.id FROM (SELECT id FROM " + Variant.EVENTS + " UNION ALL SELECT id FROM " + Variant.ARCHIVE
-                        + ") x WHERE NOT EXISTS (SELECT 1 FROM " + ledgerTable + " l WHERE l.id = x.id)", "id", false,
-                false));
+                        + ") x WHERE NOT EXISTS (SELECT 1 FROM " + ledgerTable + " l WHERE l.id = x.id AND l.state = "
+                        + "'PENDING')", "id", false, false));
+        SqlCheck undone = noneUndone(ledgerTable);
+        checks.add(undone);
         checks.addAll(tables(v));
-        return SqlChecks.run(c, checks, CheckScope.all());
+        try (ReadOnlySnapshot snapshot = ReadOnlySnapshot.begin(c)) {
+            List<Check> results = new ArrayList<>(SqlChecks.run(snapshot, checks, CheckScope.all()));
+            int i = checks.indexOf(undone);
+            results.set(i, listTheFirstFew(c, undone, results.get(i)));
+            return results;
+        }
+    }
+
+    /** How far a state is along the lifecycle; COMPLETE and FAILED are both the end of processing. */
+    private static String rank(String state) {
+        return "CASE " + state + " WHEN 'PROCESSING' THEN 1 WHEN 'COMPLETE' THEN 2 WHEN 'FAILED' THEN 2 "
+                + "WHEN 'ARCHIVED' THEN 3 ELSE 0 END";
+    }
+
+    /**
+     * Every event present whose state is behind what the driver heard commit: the furthest step heard (PROCESSING <
+     * COMPLETE or FAILED < ARCHIVED) further than its state in the tables (its status row's status, or ARCHIVED), or
+     * a terminal state heard (COMPLETE or FAILED) other than the one it has (live, or archived as final_status), or a
+     * step heard twice (a claim that found the event PENDING or PROCESSING again, an archive that found it live
+     * again: the first was undone, then redone). Steps whose outcome never came back are left out: either is right.
+     * Events in neither table are the lost ones, and a live event without its status row another check's.
+     */
+    private static SqlCheck noneUndone(String ledgerTable) {
+        String found = "CASE WHEN a.id IS NOT NULL THEN 3 ELSE " + rank("s.status") + " END";
+        String foundTerminal = "CASE WHEN a.id IS NOT NULL THEN a.final_status "
+                + "WHEN s.status IN ('COMPLETE', 'FAILED') THEN s.status END";
+        String heard = "SELECT l.id, max(" + rank("l.state") + ") AS furthest, "
+                + "max(l.state) FILTER (WHERE l.state IN ('COMPLETE', 'FAILED')) AS terminal, "
+                + "greatest(count(*) FILTER (WHERE l.state = 'PROCESSING'), "
+                + "count(*) FILTER (WHERE l.state IN ('COMPLETE', 'FAILED')), "
+                + "count(*) FILTER (WHERE l.state = 'ARCHIVED')) AS most "
+                + "FROM " + ledgerTable + " l WHERE l.certain AND l.state <> 'PENDING' GROUP BY l.id";
+        return new SqlCheck(NONE_UNDONE,
+                "SELECT h.id, (SELECT string_agg(x.state, ',' ORDER BY " + rank("x.state") + ", x.state) FROM "
+                        + ledgerTable + " x WHERE x.id = h.id AND x.certain AND x.state <> 'PENDING') AS heard, "
+                        + "CASE WHEN a.id IS NOT NULL THEN 'ARCHIVED(' || a.final_status || ')' ELSE s.status END "
+                        + "AS found FROM (" + heard + ") h LEFT JOIN " + Variant.ARCHIVE + " a ON a.id = h.id "
+                        + "LEFT JOIN " + Variant.STATUS + " s ON s.event_id = h.id "
+                        + "WHERE (a.id IS NOT NULL OR s.event_id IS NOT NULL) AND (" + found + " < h.furthest "
+                        + "OR (h.terminal IS NOT NULL AND " + foundTerminal + " IS DISTINCT FROM h.terminal) "
+                        + "OR h.most > 1)", "id", false, false);
+    }
+
+    /**
+     * A failed check's detail names its first violation; this adds the next ones, up to {@value #LISTED}, from the
+     * same snapshot. A detail it cannot extend (a query that failed, here or before) is kept as it is.
+     */
+    private static Check listTheFirstFew(Connection c, SqlCheck check, Check result) {
+        if (result.status() != Check.Status.FAIL || result.detail().startsWith("query failed")
+                || result.detail().startsWith("1 violation")) {
+            return result;
+        }
+        StringBuilder detail = new StringBuilder(result.detail());
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT v.* FROM (" + check.violations()
+                + ") AS v ORDER BY " + check.rowKey() + " OFFSET 1 LIMIT " + (LISTED - 1))) {
+            ResultSetMetaData meta = rs.getMetaData();
+            while (rs.next()) {
+                detail.append(';');
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    detail.append(' ').append(meta.getColumnLabel(i)).append('=').append(rs.getString(i));
+                }
+            }
+        } catch (SQLException e) {
+            return result; // the first violation and the count stand; the snapshot is closed next
+        }
+        return new Check(result.name(), result.status(), detail.toString());
     }
 }

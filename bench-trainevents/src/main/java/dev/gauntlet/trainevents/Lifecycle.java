@@ -95,6 +95,7 @@ final class Lifecycle {
             int limit = 3 * batch;
             UUID[] ids = new UUID[limit];
             String[] next = new String[limit];
+            byte[] reached = new byte[limit];
             String[] payloads = variant.editsInApplication() ? new String[limit] : null;
             int n = 0;
             int completed = 0;
@@ -106,14 +107,15 @@ final class Lifecycle {
                         ids[n] = rs.getObject(1, UUID.class);
                         String state = rs.getString(2);
                         if (state.equals("PENDING")) {
-                            next[n] = "PROCESSING";
+                            reached[n] = EventLedger.PROCESSING;
                         } else if (random.nextDouble() < failShare) {
-                            next[n] = "FAILED";
+                            reached[n] = EventLedger.FAILED;
                             failed++;
                         } else {
-                            next[n] = "COMPLETE";
+                            reached[n] = EventLedger.COMPLETE;
                             completed++;
                         }
+                        next[n] = EventLedger.STATES[reached[n]];
                         if (payloads != null) {
                             payloads[n] = rs.getString(3);
                         }
@@ -157,10 +159,15 @@ final class Lifecycle {
             attempt.count("events", n);
             attempt.count("completed", completed);
             attempt.count("failed", failed);
+            attempt.afterCommit(() -> ledger.processed(claimed, reached, claimed.length));
+            attempt.ifCommitUnknown(() -> ledger.maybeProcessed(claimed, reached, claimed.length));
         }
     }
 
-    /** Moves terminal events (COMPLETE and FAILED) to the archive and deletes them, in one statement. */
+    /**
+     * Moves terminal events (COMPLETE and FAILED) to the archive and deletes them, in one statement, which returns the
+     * ids it moved for the ledger.
+     */
     final class Archive implements Operation<Connection> {
         @Override
         public String name() {
@@ -169,9 +176,25 @@ final class Lifecycle {
 
         @Override
         public void execute(Connection c, Attempt attempt) throws Exception {
+            int limit = 2 * batch;
+            UUID[] moved = new UUID[limit];
+            int n = 0;
             try (PreparedStatement ps = c.prepareStatement(Variant.archiveSql())) {
-                ps.setInt(1, 2 * batch);
-                attempt.count("events", ps.executeUpdate());
+                ps.setInt(1, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (n == limit) {
+                            throw new IllegalStateException("archiving up to " + limit + " events moved more");
+                        }
+                        moved[n++] = rs.getObject(1, UUID.class);
+                    }
+                }
+            }
+            attempt.count("events", n);
+            if (n > 0) {
+                int archived = n;
+                attempt.afterCommit(() -> ledger.archived(moved, archived));
+                attempt.ifCommitUnknown(() -> ledger.maybeArchived(moved, archived));
             }
             attempt.latencySince(CYCLE, cycleStart);
             attempt.latencySince(CYCLE_WITH_DELAY, cycleStart - delayNanos);

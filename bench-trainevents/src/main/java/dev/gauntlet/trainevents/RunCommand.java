@@ -42,8 +42,9 @@ import picocli.CommandLine.Spec;
                 "Every run starts from the variant's tables seeded with --seed-events PENDING events. Reports the "
                         + "dbworkload table (add, process, archive, cycle), WAL bytes per event, table, index and "
                         + "TOAST sizes, the server's wait events, driver and server CPU per cycle; then checks that "
-                        + "every event added is live or archived exactly once, status rows match, and the flat "
-                        + "columns equal the payload's values.",
+                        + "every event added is live or archived exactly once, none is in a state behind a process "
+                        + "or archive the driver heard commit, status rows match, and the flat columns equal the "
+                        + "payload's values.",
                 "Several --variant or --pool values make a matrix: each cell in turn with the same seed (--repeat "
                         + "alternates), then comparison.md: per operation by variant and by pool mode, and what the "
                         + "numbers say.",
@@ -195,11 +196,13 @@ public final class RunCommand implements Callable<Integer> {
         System.out.println();
         System.out.print(CycleTable.of(r));
         if (s.split.share().whole()) {
-            System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), every one checked%n",
-                    s.ledger.size(), seedEvents, s.ledger.uncertainSize());
+            System.out.printf("Events: %,d added (%,d seeded before the run, %,d uncertain), %,d process and archive "
+                    + "steps heard commit, every one checked%n", s.ledger.size(), seedEvents, s.ledger.uncertainSize(),
+                    s.ledger.stepsSize());
         } else {
-            System.out.printf("Events: %,d added here (%,d uncertain), checked by worker 0/%d against every worker's "
-                    + "ledger%n", s.ledger.size(), s.ledger.uncertainSize(), s.split.share().count());
+            System.out.printf("Events: %,d added here (%,d uncertain), %,d process and archive steps heard commit, "
+                    + "checked by worker 0/%d against every worker's ledger%n", s.ledger.size(),
+                    s.ledger.uncertainSize(), s.ledger.stepsSize(), s.split.share().count());
         }
         return r.withMetricsAndChecks(m, checks);
     }

@@ -144,14 +144,17 @@ public enum Variant {
                 + "FROM unnest(?::uuid[], ?::text[]) AS u(i, s) WHERE s.event_id = u.i";
     }
 
-    /** Moves up to {@code ?} terminal events to the archive and deletes them (their status rows by cascade). */
+    /**
+     * Moves up to {@code ?} terminal events to the archive and deletes them (their status rows by cascade), returning
+     * the ids moved.
+     */
     static String archiveSql() {
         return "WITH done AS (SELECT event_id, status FROM " + STATUS + " WHERE status IN ('COMPLETE', 'FAILED') "
                 + "ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED), "
                 + "moved AS (DELETE FROM " + EVENTS + " e USING done WHERE e.id = done.event_id "
                 + "RETURNING e.id, e.created_at, e.event_type, e.authority_id, e.train_id, e.payload, done.status) "
                 + "INSERT INTO " + ARCHIVE + " (id, created_at, event_type, authority_id, train_id, payload, final_status) "
-                + "SELECT id, created_at, event_type, authority_id, train_id, payload, status FROM moved";
+                + "SELECT id, created_at, event_type, authority_id, train_id, payload, status FROM moved RETURNING id";
     }
 
     /** The variant whose tables are in the database, read from the events table's columns; empty when none. */

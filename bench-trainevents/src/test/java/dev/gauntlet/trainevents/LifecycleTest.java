@@ -9,8 +9,11 @@ import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;
@@ -20,21 +23,25 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Each variant's lifecycle against a real PostgreSQL: a short run moves events through every state into the archive
- * and passes every check; the checks fail when an event is deleted behind the driver's back or a flat column stops
- * matching its payload.
+ * and passes every check; the checks fail when an event is deleted behind the driver's back, a flat column stops
+ * matching its payload, or a process or archive the driver heard commit is undone (even one the run then redid).
  */
 @ExtendWith(PostgresExtension.class)
 class LifecycleTest {
 
     private static final TrainEventsWorkload.Shape SHAPE =
             new TrainEventsWorkload.Shape(5, 20, 0, 0, 0.1);
+    private static final String NONE_UNDONE =
+            "every process and archive the driver heard commit is in the tables (none undone)";
 
     private static EventLedger run(TestDatabase db, Variant v) throws Exception {
         EventLedger ledger = new EventLedger();
@@ -43,13 +50,56 @@ class LifecycleTest {
         }
         RunPlan plan = RunPlan.builder().clients(4, 0).workers(4).duration(Duration.ofSeconds(3))
                 .reportEvery(Duration.ofSeconds(1)).seed(9).build();
+        run(db, plan, new TrainEventsWorkload(v, ledger, SHAPE));
+        return ledger;
+    }
+
+    private static void run(TestDatabase db, RunPlan plan, Workload<Connection> workload) throws Exception {
         try (JdbcTarget target = JdbcTarget.direct(new ConnectionSettings(db.jdbcUrl(), db.user(), db.password()),
                 Connection.TRANSACTION_READ_COMMITTED)) {
-            RunRecord record = new Runner<>(plan, new TrainEventsWorkload(v, ledger, SHAPE), target, RunListener.NONE,
-                    null).run();
+            RunRecord record = new Runner<>(plan, workload, target, RunListener.NONE, null).run();
             assertTrue(record.toString().length() > 0);
         }
-        return ledger;
+    }
+
+    /**
+     * A last phase of the driver with archiving left out: one client adds a batch, then only processes, so events it
+     * heard commit COMPLETE (and FAILED) are still live when the run ends, beside those the full cycle archived.
+     */
+    private static void processWithoutArchiving(TestDatabase db, Variant v, EventLedger ledger) throws Exception {
+        RunPlan plan = RunPlan.builder().clients(1, 0).workers(1).duration(Duration.ofSeconds(1))
+                .reportEvery(Duration.ofSeconds(1)).seed(10).build();
+        run(db, plan, new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of(Lifecycle.ADD, Lifecycle.PROCESS);
+            }
+
+            @Override
+            public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
+                Lifecycle cycle = new Lifecycle(v, ledger, random, SHAPE.failShare(), 0);
+                cycle.begin(20, 0);
+                return new ClientScript<>() {
+                    private boolean added;
+
+                    @Override
+                    public Step<Connection> next() {
+                        if (!added) {
+                            added = true;
+                            return Step.now(cycle.add);
+                        }
+                        return new Step<>(cycle.process, 5_000_000);
+                    }
+                };
+            }
+        });
+    }
+
+    private static String one(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next(), "a row from " + sql);
+            return rs.getString(1);
+        }
     }
 
     private static Map<String, Check> checks(TestDatabase db, Variant v, EventLedger ledger) throws SQLException {
@@ -74,7 +124,7 @@ class LifecycleTest {
         assertTrue(ledger.size() > 300, "the run added events: " + ledger.size());
         Map<String, Check> checks = checks(db, v, ledger);
         checks.values().forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
-        assertEquals(9, checks.size(), checks.keySet().toString());
+        assertEquals(10, checks.size(), checks.keySet().toString());
         try (Connection c = db.connect()) {
             assertEquals(ledger.size(), count(c, "SELECT (SELECT count(*) FROM train_events) "
                     + "+ (SELECT count(*) FROM train_events_archive)"));
@@ -112,5 +162,98 @@ class LifecycleTest {
         assertEquals(v.fillsFlatColumns() ? Check.Status.FAIL : Check.Status.PASS, columns.status(), columns.detail());
         List<Check> others = checks.values().stream().filter(k -> k != lost && k != columns).toList();
         others.forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
+    }
+
+    /**
+     * What a failover or restore that loses acknowledged commits of later steps leaves: an archive undone (the event
+     * live again, COMPLETE, its archive row gone) and a process undone (a COMPLETE event still live PROCESSING again,
+     * its payload's lifecycle too). The tables agree with themselves and every event is still there.
+     *
+     * @return the event whose archive was undone, then the one whose process was
+     */
+    private static String[] undoAnArchiveAndAProcess(TestDatabase db, Variant v) throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            String unarchived = one(c, "SELECT id FROM train_events_archive WHERE final_status = 'COMPLETE' "
+                    + "ORDER BY id LIMIT 1");
+            String unprocessed = one(c, "SELECT event_id FROM train_event_status WHERE status = 'COMPLETE' "
+                    + "ORDER BY event_id LIMIT 1");
+            String flat = v.fillsFlatColumns() ? ", event_type, authority_id, train_id" : "";
+            try (Statement s = c.createStatement()) {
+                s.execute("INSERT INTO train_events (id, created_at, payload" + flat + ") SELECT id, created_at, payload"
+                        + flat + " FROM train_events_archive WHERE id = '" + unarchived + "'");
+                s.execute("INSERT INTO train_event_status (event_id, status) VALUES ('" + unarchived + "', 'COMPLETE')");
+                s.execute("DELETE FROM train_events_archive WHERE id = '" + unarchived + "'");
+                String lifecycle = v.editsInApplication()
+                        ? "((payload::jsonb) || jsonb_build_object('lifecycle', 'PROCESSING'))::text"
+                        : "payload || jsonb_build_object('lifecycle', 'PROCESSING')";
+                s.execute("UPDATE train_events SET payload = " + lifecycle + " WHERE id = '" + unprocessed + "'");
+                s.execute("UPDATE train_event_status SET status = 'PROCESSING' WHERE event_id = '" + unprocessed + "'");
+            }
+            return new String[] {unarchived, unprocessed};
+        }
+    }
+
+    /**
+     * An archive and a process undone after their commit (see {@link #undoAnArchiveAndAProcess}): the tables alone
+     * cannot tell, and every event is still there, so only the ledger of the steps the driver heard commit can; its
+     * check names both events, with what the driver heard and what the tables hold, and is the only one to fail.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void anArchiveAndAProcessUndoneAfterTheirCommitFailOnlyTheLedgersStepCheck(Variant v, TestDatabase server)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("te_undone_" + v.name().toLowerCase());
+        EventLedger ledger = run(db, v);
+        processWithoutArchiving(db, v, ledger);
+        String[] undoneIds = undoAnArchiveAndAProcess(db, v);
+        String unarchived = undoneIds[0];
+        String unprocessed = undoneIds[1];
+        Map<String, Check> checks = checks(db, v, ledger);
+        Check undone = checks.get(NONE_UNDONE);
+        assertTrue(undone != null, "no check named '" + NONE_UNDONE + "' in " + checks.keySet());
+        assertEquals(Check.Status.FAIL, undone.status(), undone.detail());
+        String first = unarchived.compareTo(unprocessed) < 0 ? unarchived : unprocessed;
+        assertTrue(undone.detail().startsWith("2 violations, first: id=" + first + " "), undone.detail());
+        assertTrue(undone.detail().contains("id=" + unarchived + " heard=PROCESSING,COMPLETE,ARCHIVED found=COMPLETE"),
+                undone.detail());
+        assertTrue(undone.detail().contains("id=" + unprocessed + " heard=PROCESSING,COMPLETE found=PROCESSING"),
+                undone.detail());
+        checks.values().stream().filter(k -> k != undone)
+                .forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
+    }
+
+    /**
+     * The same losses in the middle of a run, which then goes on: the driver claims the event PROCESSING again and
+     * archives the live one again, so both end as far along as the driver ever heard. A step heard twice still shows
+     * the first was undone.
+     */
+    @Test
+    void anUndoneStepTheRunThenRedidIsStillCaughtByTheStepHeardTwice(TestDatabase server) throws Exception {
+        Variant v = Variant.JSONB;
+        TestDatabase db = server.freshDatabase("te_redone");
+        EventLedger ledger = run(db, v);
+        processWithoutArchiving(db, v, ledger);
+        String[] undoneIds = undoAnArchiveAndAProcess(db, v);
+        RunPlan plan = RunPlan.builder().clients(2, 0).workers(2).duration(Duration.ofSeconds(2))
+                .reportEvery(Duration.ofSeconds(1)).seed(11).build();
+        run(db, plan, new TrainEventsWorkload(v, ledger, SHAPE));
+        try (Connection c = db.connect()) {
+            for (String id : undoneIds) {
+                assertEquals(1, count(c, "SELECT count(*) FROM train_events_archive WHERE id = '" + id + "'"),
+                        id + " archived again by the run that went on");
+            }
+        }
+        Map<String, Check> checks = checks(db, v, ledger);
+        Check undone = checks.get(NONE_UNDONE);
+        assertEquals(Check.Status.FAIL, undone.status(), undone.detail());
+        assertTrue(undone.detail().startsWith("2 violations, first: id="), undone.detail());
+        assertTrue(undone.detail().contains("id=" + undoneIds[0] + " heard=PROCESSING,COMPLETE,ARCHIVED,ARCHIVED "
+                + "found=ARCHIVED(COMPLETE)"), undone.detail());
+        assertTrue(undone.detail().matches(".*id=" + undoneIds[1]
+                + " heard=PROCESSING,COMPLETE,(COMPLETE|FAILED),ARCHIVED found=ARCHIVED\\((COMPLETE|FAILED)\\).*"),
+                undone.detail());
+        checks.values().stream().filter(k -> k != undone)
+                .forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
     }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One train-events run split over two processes ({@code --worker 0/2}, {@code 1/2}, one {@code --start-at}): worker 0
  * creates and seeds the tables, each process runs half the clients over the shared tables, and worker 0 checks the
- * events against both processes' ledgers.
+ * events against both processes' ledgers: the adds, processes and archives each heard commit.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
@@ -65,6 +65,7 @@ class TrainEventsScaleOutTest {
         }
         List<String> names = w.get(0).checks().stream().map(Check::name).toList();
         assertTrue(names.contains("no event the driver did not add"), names.toString());
+        assertTrue(names.contains(EventChecks.NONE_UNDONE), names.toString());
         for (Check c : w.get(0).checks()) {
             assertEquals(Check.Status.PASS, c.status(), "worker 0: " + c.name() + ": " + c.detail());
         }
@@ -82,9 +83,26 @@ class TrainEventsScaleOutTest {
             s.execute("DELETE FROM " + Variant.ARCHIVE + " WHERE id = (SELECT id FROM " + EventChecks.SHARED_LEDGERS
                     + " l WHERE worker = 1 AND certain AND EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
                     + " a WHERE a.id = l.id) LIMIT 1)");
+            // An archive only worker 1 heard commit, undone (the event live and COMPLETE again): worker 0 sees it too.
+            String unarchived;
+            try (var rs = s.executeQuery("SELECT l.id FROM " + EventChecks.SHARED_LEDGERS + " l JOIN " + Variant.ARCHIVE
+                    + " a ON a.id = l.id WHERE l.worker = 1 AND l.certain AND l.state = 'ARCHIVED' "
+                    + "AND a.final_status = 'COMPLETE' ORDER BY l.id LIMIT 1")) {
+                assertTrue(rs.next(), "worker 1 archived events");
+                unarchived = rs.getString(1);
+            }
+            s.execute("INSERT INTO " + Variant.EVENTS + " (id, created_at, payload) SELECT id, created_at, payload FROM "
+                    + Variant.ARCHIVE + " WHERE id = '" + unarchived + "'");
+            s.execute("INSERT INTO " + Variant.STATUS + " (event_id, status) VALUES ('" + unarchived + "', 'COMPLETE')");
+            s.execute("DELETE FROM " + Variant.ARCHIVE + " WHERE id = '" + unarchived + "'");
             List<Check> after = EventChecks.runOverStored(c, Variant.parse("jsonb"));
             Check lost = after.stream().filter(k -> k.name().startsWith("every event added")).findFirst().orElseThrow();
             assertEquals(Check.Status.FAIL, lost.status(), lost.detail());
+            Check undone = after.stream().filter(k -> k.name().equals(EventChecks.NONE_UNDONE)).findFirst()
+                    .orElseThrow();
+            assertEquals(Check.Status.FAIL, undone.status(), undone.detail());
+            assertEquals("1 violation: id=" + unarchived + " heard=PROCESSING,COMPLETE,ARCHIVED found=COMPLETE",
+                    undone.detail());
         }
         RunResult merged = ResultMerge.merge(w);
         assertEquals(4, merged.clients());
