@@ -262,20 +262,26 @@ public final class PairComparison {
     }
 
     /** A side's throughput: all its operations over all its measured time (one run: its own throughput). */
+    /** A side's throughput: all its operations over all its measured time (see {@link #pooledRate}). */
     private static double throughput(RunGroup side) {
-        double seconds = side.results().stream().mapToDouble(RunResult::measuredSeconds).sum();
-        if (seconds <= 0) {
-            return mean(side, r -> RunTotals.of(r).opsPerSecond());
-        }
-        return side.results().stream().mapToLong(RunResult::totalCount).sum() / seconds;
+        return pooledRate(side, r -> RunTotals.of(r).opsPerSecond());
     }
 
     private static double operationThroughput(RunGroup side, String op) {
+        return pooledRate(side, r -> RunTotals.opsPerSecond(r, r.operation(op).orElseThrow()));
+    }
+
+    /**
+     * The runs' rates weighted by their measured seconds: for runs of one process, all their operations over all
+     * their measured time; a merged result counts with its own rate (its processes' rates summed), not its count
+     * over the span of their windows.
+     */
+    private static double pooledRate(RunGroup side, ToDoubleFunction<RunResult> rate) {
         double seconds = side.results().stream().mapToDouble(RunResult::measuredSeconds).sum();
         if (seconds <= 0) {
-            return mean(side, r -> RunTotals.opsPerSecond(r, r.operation(op).orElseThrow()));
+            return mean(side, rate);
         }
-        return side.results().stream().mapToLong(r -> r.operation(op).orElseThrow().count()).sum() / seconds;
+        return side.results().stream().mapToDouble(r -> rate.applyAsDouble(r) * r.measuredSeconds()).sum() / seconds;
     }
 
     private static double mean(RunGroup side, ToDoubleFunction<RunResult> value) {

@@ -7,17 +7,15 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The whole-run figures a report and a comparison both show, computed once so they cannot disagree:
- * throughput over the measured seconds and the latency of all operations read from their summed histograms.
+ * throughput (each operation's recorded rate, summed) and the latency of all operations read from their summed histograms.
  */
 record RunTotals(long count, double opsPerSecond, long errors, long retries, LatencySummary latencyMs,
                  Histogram histogram) {
 
     static RunTotals of(RunResult run) {
         Histogram all = Histograms.sum(run.operations().stream().map(OperationResult::histogram).toList());
-        double recordedRate = run.operations().stream().mapToDouble(OperationResult::opsPerSecond).sum();
-        long count = run.totalCount();
-        return new RunTotals(count, Figures.perSecond(count, run.measuredSeconds(), recordedRate), errors(run),
-                run.totalRetries(), LatencySummary.of(all), all);
+        double rate = run.operations().stream().mapToDouble(op -> opsPerSecond(run, op)).sum();
+        return new RunTotals(run.totalCount(), rate, errors(run), run.totalRetries(), LatencySummary.of(all), all);
     }
 
     /** The classified error list is the authority; a result without one still counts its per-operation errors. */
@@ -27,9 +25,14 @@ record RunTotals(long count, double opsPerSecond, long errors, long retries, Lat
                 : run.totalErrors();
     }
 
-    /** One operation's throughput over the measured seconds, consistent with the count beside it. */
+    /**
+     * One operation's throughput: the rate its result records (one process: its count over the measured seconds; a
+     * merge of concurrent processes: the sum of their rates, each over its own window, the rule tpmC follows too), or
+     * for a result that records none, its count over the measured seconds.
+     */
     static double opsPerSecond(RunResult run, OperationResult op) {
-        return Figures.perSecond(op.count(), run.measuredSeconds(), op.opsPerSecond());
+        return op.opsPerSecond() > 0 || op.count() == 0 ? op.opsPerSecond()
+                : Figures.perSecond(op.count(), run.measuredSeconds(), 0);
     }
 
     /** The latency of every operation of several runs, from their summed histograms. */

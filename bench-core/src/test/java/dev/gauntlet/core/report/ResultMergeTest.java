@@ -373,6 +373,8 @@ class ResultMergeTest {
         assertEquals(merged.metrics().get("tpmC") / 60.0, newOrders.opsPerSecond(), 1e-9,
                 "throughput and tpmC say the same");
         assertEquals(75.0, merged.measuredSeconds(), 1e-9, "the span the processes measured over");
+        assertEquals(200.0, RunTotals.of(merged).opsPerSecond(), 1e-9, "what report.md and compare show of it");
+        assertTrue(RunReport.markdown(merged).contains("200.00"), "the report's throughput");
     }
 
     @Test
