@@ -429,8 +429,9 @@ class RunnerTest {
         Phase warmup = r.phases().get(0);
         Phase measure = r.phases().get(1);
         assertEquals(done.get(), warmup.probe("serverCount") + measure.probe("serverCount"), "the phases add up");
-        // An operation in flight at a boundary may land on either side of it (as its latency may).
-        assertEquals(op(r).count(), measure.probe("serverCount"), 3, "the measured rise is what the measured phase did");
+        // An operation ending between the interval's snapshot and the probe's read at a boundary lands on either side
+        // of it; on a loaded 2-core box (a CI run on JDK 25 saw 4) a few 2 ms operations can end in that gap.
+        assertEquals(op(r).count(), measure.probe("serverCount"), 10, "the measured rise is what the measured phase did");
         assertTrue(measure.probe(DriverCpu.NAME) > 0, "every run reads the driver's CPU");
     }
 
