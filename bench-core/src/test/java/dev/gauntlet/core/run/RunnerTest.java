@@ -739,10 +739,13 @@ class RunnerTest {
         long measuredNanos = Math.round(r.measuredSeconds() * 1e9);
         long gauged = r.intervals().stream().filter(i -> !Phase.WARMUP.equals(i.phase()))
                 .mapToLong(i -> i.gauges().get("elapsedNanos")).sum();
-        assertEquals(measuredNanos, gauged, 30_000_000L, "measured " + measuredNanos + " ns, the rate gauge's measured "
+        // Each read comes a little after its interval's close (the reporter snapshots the operations first, and the
+        // last close follows the drain): 100 ms of slack for a loaded 2-core box, against the warm-up's 700 ms and an
+        // interval's 500 ms that reading across a boundary would add.
+        assertEquals(measuredNanos, gauged, 100_000_000L, "measured " + measuredNanos + " ns, the rate gauge's measured "
                 + "intervals " + gauged + " ns: " + r.intervals());
         for (Interval i : r.intervals()) {
-            assertEquals(i.seconds() * 1e9, i.gauges().get("elapsedNanos"), 30_000_000L, "each interval its own: " + i);
+            assertEquals(i.seconds() * 1e9, i.gauges().get("elapsedNanos"), 100_000_000L, "each interval its own: " + i);
         }
         assertEquals(new GaugeInfo(GaugeInfo.Kind.RATE, GaugeInfo.Merge.SERVER), r.gauges().get("elapsedNanos").info());
     }
