@@ -1,10 +1,9 @@
 package dev.gauntlet.core.adversity;
 
-import dev.gauntlet.core.host.Executables;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,7 +76,7 @@ public final class Toxiproxy implements AutoCloseable {
     public static Toxiproxy start() {
         Path binary = find().orElseThrow(() -> new IllegalStateException(
                 "Toxiproxy is not installed (network disruptions need it): " + INSTALL));
-        int port = freePort();
+        int port = LoopbackPorts.free();
         try {
             Process p = new ProcessBuilder(binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(port))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -111,7 +110,7 @@ public final class Toxiproxy implements AutoCloseable {
 
     /** A proxy to {@code host:port}; returns the localhost port it listens on. */
     public synchronized int proxy(String name, String host, int upstreamPort) throws IOException {
-        int port = freePort();
+        int port = LoopbackPorts.free();
         call("POST", "/proxies", Map.of("name", name, "listen", "127.0.0.1:" + port,
                 "upstream", host + ":" + upstreamPort, "enabled", true));
         listening.put(name, port);
@@ -156,14 +155,6 @@ public final class Toxiproxy implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted talking to Toxiproxy", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port on localhost: " + e, e);
         }
     }
 

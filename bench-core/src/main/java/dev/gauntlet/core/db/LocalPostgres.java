@@ -1,10 +1,6 @@
 package dev.gauntlet.core.db;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,9 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import dev.gauntlet.core.host.LoopbackPorts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +59,6 @@ public final class LocalPostgres implements AutoCloseable {
     private static final Duration TOOL_LIMIT = SERVER_WAIT.plusSeconds(30);
     private static final Duration STARTUP_LOCK_PATIENCE = Duration.ofSeconds(150);
     private static final int PORT_ATTEMPTS = 3;
-    private static final int TAIL_LINES = 6;
     private static final Pattern SETTING_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
 
     private enum State { NEW, RUNNING, ATTACHED, STOPPED }
@@ -84,6 +78,8 @@ public final class LocalPostgres implements AutoCloseable {
     /** The postmaster this instance started, so stop() never stops a server someone else started since. */
     private long serverPid;
     private String version;
+    private ServerLog serverLog;
+    private PostgresTool tools;
 
     private LocalPostgres(Builder builder) {
         this.cacheDirectory = builder.cacheDirectory;
@@ -155,6 +151,8 @@ public final class LocalPostgres implements AutoCloseable {
                     : cache.resolve("postgres-" + binaries.majorVersion()).resolve("data");
             account.ensureReachable(dataDirectory.getParent());
             ServerAccount.createOpenDirectories(dataDirectory.getParent());
+            serverLog = new ServerLog(dataDirectory.resolve(LOG_FILE));
+            tools = new PostgresTool(account, serverLog, TOOL_LIMIT);
             try (StartupLock lock = StartupLock.acquire(cache, dataDirectory, STARTUP_LOCK_PATIENCE)) {
                 Optional<PostmasterPid> pid = PostmasterPid.read(dataDirectory);
                 if (pid.isPresent() && pid.get().isRunning(dataDirectory)) {
@@ -213,7 +211,7 @@ public final class LocalPostgres implements AutoCloseable {
     /** The server's log in the data directory; postgres appends to it across restarts. */
     public synchronized Path logFile() {
         requireStarted();
-        return dataDirectory.resolve(LOG_FILE);
+        return serverLog.file();
     }
 
     /** The settings this instance starts the server with (defaults plus the caller's). */
@@ -276,13 +274,13 @@ public final class LocalPostgres implements AutoCloseable {
             throw new LocalPostgresException("cannot restart PostgreSQL in " + dataDirectory
                     + ": the server this instance started (pid " + serverPid + ") is no longer running");
         }
-        long logMark = logSize();
-        ToolOutcome outcome = run(serverCommand("restart", "-m", immediate ? "immediate" : "fast"));
+        long logMark = serverLog.mark();
+        PostgresTool.Outcome outcome = tools.run(serverCommand("restart", "-m", immediate ? "immediate" : "fast"));
         if (!outcome.succeeded()) {
             if (!serverRunning()) {
                 state = State.STOPPED;
             }
-            throw failure("PostgreSQL did not restart in " + dataDirectory, outcome, logMark);
+            throw tools.failure("PostgreSQL did not restart in " + dataDirectory, outcome, logMark);
         }
         serverPid = currentPostmasterPid();
     }
@@ -304,12 +302,12 @@ public final class LocalPostgres implements AutoCloseable {
             state = State.STOPPED;
             return;
         }
-        long logMark = logSize();
-        ToolOutcome fast = run(stopCommand("fast"));
+        long logMark = serverLog.mark();
+        PostgresTool.Outcome fast = tools.run(stopCommand("fast"));
         if (!fast.succeeded() && serverRunning()) {
-            ToolOutcome immediate = run(stopCommand("immediate"));
+            PostgresTool.Outcome immediate = tools.run(stopCommand("immediate"));
             if (!immediate.succeeded() && serverRunning()) {
-                throw failure("could not stop PostgreSQL in " + dataDirectory, immediate, logMark);
+                throw tools.failure("could not stop PostgreSQL in " + dataDirectory, immediate, logMark);
             }
         }
         state = State.STOPPED;
@@ -324,10 +322,10 @@ public final class LocalPostgres implements AutoCloseable {
             return;
         }
         if (ownServerRunning()) {
-            long logMark = logSize();
-            ToolOutcome outcome = run(stopCommand("immediate"));
+            long logMark = serverLog.mark();
+            PostgresTool.Outcome outcome = tools.run(stopCommand("immediate"));
             if (!outcome.succeeded() && serverRunning()) {
-                throw failure("could not stop PostgreSQL in " + dataDirectory, outcome, logMark);
+                throw tools.failure("could not stop PostgreSQL in " + dataDirectory, outcome, logMark);
             }
         }
         state = State.STOPPED;
@@ -354,130 +352,38 @@ public final class LocalPostgres implements AutoCloseable {
     /** Starts a server of our own, discarding the data first if asked; {@code staleLock} may be null. */
     private void startOwnServer(PostmasterPid staleLock) throws IOException {
         if (staleLock != null) {
-            clearStaleLock(staleLock);
+            staleLock.removeOnceItsProcessesAreGone(dataDirectory, SERVER_WAIT);
         }
-        if (freshPending && Files.exists(dataDirectory)) {
-            // Only ever delete what initdb made: a mistyped path must not cost someone their home directory.
-            if (!Files.exists(dataDirectory.resolve("PG_VERSION")) && !isEmptyDirectory(dataDirectory)) {
-                throw new LocalPostgresException("refusing to discard " + dataDirectory
-                        + ": it is not a PostgreSQL data directory (no PG_VERSION)");
-            }
-            log.debug("discarding data directory {}", dataDirectory);
-            PostgresBinaries.deleteTree(dataDirectory);
+        DataDirectory data = new DataDirectory(dataDirectory, account, tools);
+        if (freshPending) {
+            data.discard();
         }
         freshPending = false;
-        prepareDataDirectory();
+        data.prepare(binaries, SUPERUSER);
+        data.writeSettings(settings);
         startServer();
     }
 
-    private void prepareDataDirectory() throws IOException {
-        if (!Files.exists(dataDirectory)) {
-            Files.createDirectory(dataDirectory);
-        }
-        account.own(dataDirectory);
-        account.ensureReachable(dataDirectory);
-        Path pgVersion = dataDirectory.resolve("PG_VERSION");
-        if (Files.exists(pgVersion)) {
-            String major = Files.readString(pgVersion, StandardCharsets.UTF_8).trim();
-            if (!major.equals(binaries.majorVersion())) {
-                throw new LocalPostgresException(dataDirectory + " holds PostgreSQL " + major
-                        + " data but the embedded binaries are PostgreSQL " + binaries.version()
-                        + "; start afresh or choose another data directory");
-            }
-            return;
-        }
-        if (!isEmptyDirectory(dataDirectory)) {
-            throw new LocalPostgresException(dataDirectory + " is neither empty nor a PostgreSQL data "
-                    + "directory (no PG_VERSION); choose another data directory or empty it");
-        }
-        ToolOutcome outcome = run(List.of(binaries.tool("initdb"), "-D", dataDirectory.toString(),
-                "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--locale=C"));
-        if (!outcome.succeeded()) {
-            throw failure("initdb failed in " + dataDirectory + " (running as " + account.describe() + ")",
-                    outcome, -1);
-        }
-    }
-
-    private static boolean isEmptyDirectory(Path directory) throws IOException {
-        try (Stream<Path> entries = Files.list(directory)) {
-            return entries.findAny().isEmpty();
-        }
-    }
-
-    /** Where the settings go, included from postgresql.conf. */
-    static final String SETTINGS_FILE = "gauntlet.conf";
-
-    /**
-     * Writes the settings into a file that postgresql.conf includes, rather than passing them with -c: options
-     * on the command line outrank ALTER SYSTEM, so an experiment's {@code ALTER SYSTEM SET synchronous_commit
-     * = off} would silently do nothing. postgresql.auto.conf is read after postgresql.conf, so it wins.
-     */
-    private void writeSettingsFile() {
-        StringBuilder b = new StringBuilder("# Written by Gauntlet at each start. ALTER SYSTEM (postgresql.auto.conf) "
-                + "overrides these.\n");
-        for (Map.Entry<String, String> setting : settings.entrySet()) {
-            b.append(setting.getKey()).append(" = '").append(setting.getValue().replace("'", "''")).append("'\n");
-        }
-        try {
-            Path file = dataDirectory.resolve(SETTINGS_FILE);
-            Files.writeString(file, b.toString());
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            Path conf = dataDirectory.resolve("postgresql.conf");
-            String include = "include_if_exists = '" + SETTINGS_FILE + "'";
-            if (!Files.readString(conf).contains(include)) {
-                Files.writeString(conf, "\n" + include + "\n", java.nio.file.StandardOpenOption.APPEND);
-            }
-        } catch (IOException e) {
-            throw new LocalPostgresException("cannot write the server settings into " + dataDirectory + ": "
-                    + e.getMessage(), e);
-        }
-    }
-
     private void startServer() {
-        writeSettingsFile();
         int attempts = preferredPort > 0 ? 1 : PORT_ATTEMPTS;
         for (int attempt = 1; ; attempt++) {
             port = choosePort();
-            long logMark = logSize();
-            ToolOutcome outcome = run(serverCommand("start"));
+            long logMark = serverLog.mark();
+            PostgresTool.Outcome outcome = tools.run(serverCommand("start"));
             if (outcome.succeeded()) {
                 state = State.RUNNING;
                 serverPid = currentPostmasterPid();
                 return;
             }
             // Another program may take the port between our probe and the server binding it.
-            if (attempt < attempts && logSince(logMark).contains("could not bind")) {
+            if (attempt < attempts && serverLog.since(logMark).contains("could not bind")) {
                 log.debug("port {} was taken before the server could bind it; trying another", port);
                 port = 0;
                 continue;
             }
-            throw failure("PostgreSQL " + binaries.version() + " did not start in " + dataDirectory + " on port "
+            throw tools.failure("PostgreSQL " + binaries.version() + " did not start in " + dataDirectory + " on port "
                     + port, outcome, logMark);
         }
-    }
-
-    /**
-     * A lock file left by a server that died (killed, or the machine went down). Once no process of that server
-     * is left in the data directory, the file guards nothing and we remove it, because postgres refuses to start
-     * while the dead postmaster lingers as an unreaped zombie. Where /proc is missing, postgres judges alone.
-     */
-    private void clearStaleLock(PostmasterPid stale) throws IOException {
-        if (!Files.isDirectory(Path.of("/proc/self"))) {
-            return;
-        }
-        long deadline = System.nanoTime() + SERVER_WAIT.toNanos();
-        List<Long> survivors = PostmasterPid.processesIn(dataDirectory);
-        while (!survivors.isEmpty() && System.nanoTime() < deadline) {
-            // Backends of a killed postmaster notice its death and exit on their own, usually within a second.
-            sleep(Duration.ofMillis(100));
-            survivors = PostmasterPid.processesIn(dataDirectory);
-        }
-        if (!survivors.isEmpty()) {
-            throw new LocalPostgresException("processes " + survivors + " of an earlier PostgreSQL server still run"
-                    + " in " + dataDirectory + " although its postmaster (pid " + stale.pid() + ") is gone; stop them");
-        }
-        log.debug("removing stale postmaster.pid (pid {}) in {}", stale.pid(), dataDirectory);
-        Files.deleteIfExists(dataDirectory.resolve(PostmasterPid.FILE_NAME));
     }
 
     private void attach(PostmasterPid pid) {
@@ -524,7 +430,7 @@ public final class LocalPostgres implements AutoCloseable {
 
     private List<String> serverCommand(String action, String... extra) {
         List<String> command = new ArrayList<>(List.of(binaries.tool("pg_ctl"), action,
-                "-D", dataDirectory.toString(), "-l", dataDirectory.resolve(LOG_FILE).toString(),
+                "-D", dataDirectory.toString(), "-l", serverLog.file().toString(),
                 "-w", "-t", Long.toString(SERVER_WAIT.toSeconds()), "-s"));
         command.addAll(List.of(extra));
         command.add("-o");
@@ -537,7 +443,7 @@ public final class LocalPostgres implements AutoCloseable {
                 "-w", "-t", Long.toString(SERVER_WAIT.toSeconds()), "-s", "-m", mode);
     }
 
-    /** Only the port goes on the command line; settings are in {@link #SETTINGS_FILE} (see there why). */
+    /** Only the port goes on the command line; settings are in {@link DataDirectory#SETTINGS_FILE} (see there why). */
     private String serverOptions() {
         return "-p " + port;
     }
@@ -546,23 +452,7 @@ public final class LocalPostgres implements AutoCloseable {
         if (preferredPort > 0) {
             return preferredPort;
         }
-        if (port > 0 && portIsFree(port)) {
-            return port;
-        }
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new LocalPostgresException("could not find a free TCP port on localhost: " + e, e);
-        }
-    }
-
-    private static boolean portIsFree(int candidate) {
-        try {
-            new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress()).close();
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return port > 0 && LoopbackPorts.isFree(port) ? port : LoopbackPorts.free();
     }
 
     private boolean ownServerRunning() {
@@ -577,93 +467,6 @@ public final class LocalPostgres implements AutoCloseable {
 
     private boolean serverRunning() {
         return PostmasterPid.read(dataDirectory).map(p -> p.isRunning(dataDirectory)).orElse(false);
-    }
-
-    /** Runs a PostgreSQL tool as the server account, with its output captured and its duration bounded. */
-    private ToolOutcome run(List<String> argv) {
-        String tool = Path.of(argv.get(0)).getFileName() + (argv.size() > 1 ? " " + argv.get(1) : "");
-        Path output = null;
-        try {
-            output = Files.createTempFile("gauntlet-postgres-", ".out");
-            ProcessBuilder builder = new ProcessBuilder(account.command(argv))
-                    .directory(new File("/"))
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            // PGDATA, PGPORT and friends in the caller's environment would override nothing we pass, but keep
-            // them out so the tools see only our arguments; LC_ALL=C keeps their messages in English.
-            builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
-            builder.environment().put("LC_ALL", "C");
-            log.debug("running {}", builder.command());
-            Process process = builder.start();
-            if (!process.waitFor(TOOL_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new LocalPostgresException(tool + " did not finish within " + TOOL_LIMIT.toSeconds()
-                        + " s in " + dataDirectory + "; server log: " + oneLine(logTail(-1)));
-            }
-            return new ToolOutcome(tool, process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new LocalPostgresException("could not run " + tool + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LocalPostgresException("interrupted while running " + tool, e);
-        } finally {
-            if (output != null) {
-                try {
-                    Files.deleteIfExists(output);
-                } catch (IOException ignored) {
-                    // A temp file left behind is harmless.
-                }
-            }
-        }
-    }
-
-    private LocalPostgresException failure(String what, ToolOutcome outcome, long logMark) {
-        StringBuilder message = new StringBuilder(what).append(" (").append(outcome.tool())
-                .append(" exited ").append(outcome.exitCode()).append(")");
-        String toolOutput = oneLine(lastLines(outcome.output(), TAIL_LINES));
-        if (!toolOutput.isEmpty()) {
-            message.append(": ").append(toolOutput);
-        }
-        String serverLog = oneLine(logTail(logMark));
-        if (!serverLog.isEmpty()) {
-            message.append("; server log ").append(dataDirectory.resolve(LOG_FILE)).append(": ").append(serverLog);
-        }
-        return new LocalPostgresException(message.toString());
-    }
-
-    private long logSize() {
-        try {
-            return Files.size(dataDirectory.resolve(LOG_FILE));
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    /** The last lines of the log written since {@code mark}; the whole tail when {@code mark} is negative. */
-    private String logTail(long mark) {
-        return lastLines(mark < 0 ? logSince(0) : logSince(mark), TAIL_LINES);
-    }
-
-    private String logSince(long mark) {
-        Path file = dataDirectory.resolve(LOG_FILE);
-        try (InputStream in = Files.newInputStream(file)) {
-            long size = Files.size(file);
-            in.skipNBytes(mark <= size ? mark : 0);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private static String lastLines(String text, int count) {
-        List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-        return String.join(" | ", lines.subList(Math.max(0, lines.size() - count), lines.size()));
-    }
-
-    private static String oneLine(String text) {
-        String line = text.replaceAll("\\s*[\\r\\n]+\\s*", " | ").strip();
-        return line.length() > 1500 ? "..." + line.substring(line.length() - 1500) : line;
     }
 
     private static String quoteIdentifier(String name) {
@@ -682,12 +485,6 @@ public final class LocalPostgres implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LocalPostgresException("interrupted while waiting for PostgreSQL", e);
-        }
-    }
-
-    private record ToolOutcome(String tool, int exitCode, String output) {
-        boolean succeeded() {
-            return exitCode == 0;
         }
     }
 

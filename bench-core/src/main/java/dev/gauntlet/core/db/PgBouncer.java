@@ -1,12 +1,11 @@
 package dev.gauntlet.core.db;
 
 import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -137,7 +136,7 @@ public final class PgBouncer implements AutoCloseable {
         try {
             writeAuthFile(directory.resolve(AUTH_FILE), user, password);
             for (int attempt = 1; ; attempt++) {
-                int port = freePort();
+                int port = LoopbackPorts.free();
                 writeConfig(directory, target, port, poolSize, maxClients, isolation);
                 account.own(directory);
                 account.ensureReachable(directory);
@@ -344,14 +343,6 @@ public final class PgBouncer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while asking " + executable + " for its version", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not find a free TCP port on 127.0.0.1: " + e, e);
         }
     }
 

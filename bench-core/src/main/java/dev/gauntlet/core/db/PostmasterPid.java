@@ -89,6 +89,35 @@ record PostmasterPid(long pid, int port, String status) {
      * @param assumeIfHidden what to answer when the working directory cannot be read (another user's process
      *     and we are not root): for the lock file's own pid the name is evidence enough.
      */
+    /**
+     * This lock file, left by a server that died (killed, or the machine went down), removed once no process of that
+     * server is left in {@code dataDirectory} (waiting up to {@code patience}): then it guards nothing, and postgres
+     * refuses to start while the dead postmaster lingers as an unreaped zombie. Where /proc is missing, postgres
+     * judges alone.
+     */
+    void removeOnceItsProcessesAreGone(Path dataDirectory, java.time.Duration patience) throws IOException {
+        if (!Files.isDirectory(PROC.resolve("self"))) {
+            return;
+        }
+        long deadline = System.nanoTime() + patience.toNanos();
+        List<Long> survivors = processesIn(dataDirectory);
+        while (!survivors.isEmpty() && System.nanoTime() < deadline) {
+            // Backends of a killed postmaster notice its death and exit on their own, usually within a second.
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LocalPostgresException("interrupted while waiting for an earlier server's processes", e);
+            }
+            survivors = processesIn(dataDirectory);
+        }
+        if (!survivors.isEmpty()) {
+            throw new LocalPostgresException("processes " + survivors + " of an earlier PostgreSQL server still run"
+                    + " in " + dataDirectory + " although its postmaster (pid " + pid() + ") is gone; stop them");
+        }
+        Files.deleteIfExists(dataDirectory.resolve(FILE_NAME));
+    }
+
     private static boolean isLiveServerProcess(Path process, Path dataDirectory, boolean assumeIfHidden) {
         try {
             String stat = Files.readString(process.resolve("stat"), StandardCharsets.UTF_8);

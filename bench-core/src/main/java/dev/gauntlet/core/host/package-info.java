@@ -1,2 +1,2 @@
-/** The machine the driver runs on: programs found on it. Depends on nothing else in Gauntlet. */
+/** The machine the driver runs on: programs found on it, free loopback ports. Depends on nothing else in Gauntlet. */
 package dev.gauntlet.core.host;
