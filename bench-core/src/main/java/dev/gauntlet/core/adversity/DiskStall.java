@@ -48,15 +48,31 @@ final class DiskStall implements Disruption {
             return;
         }
         LocalPostgres primary = servers.primary();
-        List<Long> pids = primary.serverProcesses();
-        if (pids.isEmpty()) {
+        if (primary.serverProcesses().isEmpty()) {
             throw new IllegalStateException("the primary has no running processes to freeze");
         }
         resumeOnExit = new Thread(this::resumeQuietly, "gauntlet-disk-stall-undo");
         Runtime.getRuntime().addShutdownHook(resumeOnExit);
-        stopped.addAll(pids);
-        signal("STOP", pids);
-        log.note("froze the primary's " + pids.size() + " processes (SIGSTOP)");
+        stopAll(primary);
+        log.note("froze the primary's " + stopped.size() + " processes (SIGSTOP)");
+    }
+
+    /**
+     * Stops every process of the server, in rounds: the postmaster may fork a backend or a worker between one listing
+     * and its stop signal, so the processes are listed again until a listing finds none not yet stopped (once the
+     * postmaster is stopped, nothing new appears).
+     */
+    private void stopAll(LocalPostgres primary) throws IOException, InterruptedException {
+        for (int round = 0; round < 20; round++) {
+            List<Long> fresh = new ArrayList<>(primary.serverProcesses());
+            fresh.removeAll(stopped);
+            if (fresh.isEmpty()) {
+                return;
+            }
+            stopped.addAll(fresh);
+            signal("STOP", fresh);
+        }
+        throw new IllegalStateException("the primary kept starting processes while they were being stopped");
     }
 
     @Override

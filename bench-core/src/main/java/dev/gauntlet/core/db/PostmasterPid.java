@@ -86,10 +86,6 @@ record PostmasterPid(long pid, int port, String status) {
     }
 
     /**
-     * @param assumeIfHidden what to answer when the working directory cannot be read (another user's process
-     *     and we are not root): for the lock file's own pid the name is evidence enough.
-     */
-    /**
      * This lock file, left by a server that died (killed, or the machine went down), removed once no process of that
      * server is left in {@code dataDirectory} (waiting up to {@code patience}): then it guards nothing, and postgres
      * refuses to start while the dead postmaster lingers as an unreaped zombie. Where /proc is missing, postgres
@@ -118,6 +114,12 @@ record PostmasterPid(long pid, int port, String status) {
         Files.deleteIfExists(dataDirectory.resolve(FILE_NAME));
     }
 
+    /**
+     * Whether {@code process} is a live postgres process working in {@code dataDirectory}.
+     *
+     * @param assumeIfHidden what to answer when the working directory cannot be read (another user's process
+     *     and we are not root): for the lock file's own pid the name is evidence enough.
+     */
     private static boolean isLiveServerProcess(Path process, Path dataDirectory, boolean assumeIfHidden) {
         try {
             String stat = Files.readString(process.resolve("stat"), StandardCharsets.UTF_8);
