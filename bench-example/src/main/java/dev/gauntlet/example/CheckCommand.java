@@ -2,11 +2,11 @@ package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.CheckTable;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.example.checks.KvChecks;
 import dev.gauntlet.example.schema.KvSchema;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

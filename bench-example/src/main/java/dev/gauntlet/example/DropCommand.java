@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         footer = {"", "Examples:",
                 "  bench-kv drop",
                 "  bench-kv drop --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it"})
-public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
+public final class DropCommand extends dev.gauntlet.sql.cli.DropCommand {
 
     public DropCommand() {
         super(KvCommand.NAME, "the kv table");

@@ -1,12 +1,12 @@
 package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.RunFailedException;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.example.schema.KvSchema;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;

@@ -1,13 +1,9 @@
 package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.cli.SqlBenchmark;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
@@ -17,6 +13,10 @@ import dev.gauntlet.example.checks.KvChecks;
 import dev.gauntlet.example.checks.PutLedger;
 import dev.gauntlet.example.schema.KvSchema;
 import dev.gauntlet.example.workload.KvWorkload;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.SqlBenchmark;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package dev.gauntlet.queue;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.CheckTable;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.queue.checks.TableChecks;
 import dev.gauntlet.queue.schema.LogSchema;
 import dev.gauntlet.queue.schema.QueueSchema;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlChecks;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

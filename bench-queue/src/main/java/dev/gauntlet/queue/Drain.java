@@ -1,7 +1,5 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.run.Role;
@@ -9,6 +7,8 @@ import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Runner;
 import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.JdbcTarget;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         footer = {"", "Examples:",
                 "  bench-queue drop",
                 "  bench-queue drop --url jdbc:postgresql://host:5432/db --user bench"})
-public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
+public final class DropCommand extends dev.gauntlet.sql.cli.DropCommand {
 
     public DropCommand() {
         super(QueueCommand.NAME, "the log and the queue");

@@ -1,7 +1,7 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,8 +1,8 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.checks.DeliveryChecks;
+import dev.gauntlet.sql.Rendezvous;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.schema.LogSchema;
+import dev.gauntlet.sql.Rendezvous;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,17 +1,10 @@
 package dev.gauntlet.queue;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.DurationConverter;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.cli.SqlBenchmark;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.PostgresGauges;
-import dev.gauntlet.core.db.Rendezvous;
-import dev.gauntlet.core.db.SqlStates;
-import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
@@ -25,6 +18,13 @@ import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.queue.figures.Cost;
 import dev.gauntlet.queue.figures.Throughput;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.Rendezvous;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.SqlBenchmark;
+import dev.gauntlet.sql.observe.PostgresGauges;
+import dev.gauntlet.sql.observe.WalBytes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -169,7 +169,7 @@ public final class RunCommand implements Callable<Integer> {
         mode = validate();
         SqlBenchmark<Setup> benchmark = SqlBenchmark.of(spec, QueueCommand.NAME, connection, options,
                         (db, plan) -> new Setup(db, mode, throttle * writersHere / writers,
-                                options.rendezvous(db.settings(), System.out)))
+                                Rendezvous.of(db.settings(), options, System.out)))
                 .experiments(experiments, List.of(), "Each run started from empty tables.")
                 .plan((s, plan) -> plan(plan, s.throttle))
                 .beforeEachRun(this::fresh)

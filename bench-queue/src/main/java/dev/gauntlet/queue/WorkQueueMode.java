@@ -1,6 +1,5 @@
 package dev.gauntlet.queue;
 
-import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.queue.checks.QueueDeliveryChecks;
@@ -9,6 +8,7 @@ import dev.gauntlet.queue.workqueue.AckLedger;
 import dev.gauntlet.queue.workqueue.AckMode;
 import dev.gauntlet.queue.workqueue.LedgerStore;
 import dev.gauntlet.queue.workqueue.WorkQueueWorkload;
+import dev.gauntlet.sql.Rendezvous;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

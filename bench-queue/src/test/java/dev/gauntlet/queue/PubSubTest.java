@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.JdbcTarget;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
@@ -20,6 +18,8 @@ import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.schema.LogSchema;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
@@ -29,11 +29,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Pub/sub against a real PostgreSQL: figures, and delivery verification that passes and that can fail. */
 @ExtendWith(PostgresExtension.class)

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Gives tests a real PostgreSQL as a {@link TestDatabase} parameter (of test methods, constructors, and
  * {@code @BeforeAll}/{@code @BeforeEach} methods). The server is, in this order: the one named by
  * {@code BENCH_TEST_JDBC_URL} (with {@code BENCH_TEST_USER} and {@code BENCH_TEST_PASSWORD}); a Testcontainers
- * container if a Docker engine answers; else an embedded {@link dev.gauntlet.core.db.LocalPostgres} on a
+ * container if a Docker engine answers; else an embedded {@link dev.gauntlet.sql.server.LocalPostgres} on a
  * temporary data directory.
  *
  * <p>One server per JVM, started on first use and stopped when the test run ends (or the JVM shuts down). A test

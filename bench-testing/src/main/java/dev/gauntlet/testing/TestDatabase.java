@@ -18,7 +18,7 @@ public final class TestDatabase {
         URL,
         /** A Testcontainers PostgreSQL container on a Docker engine. */
         TESTCONTAINERS,
-        /** {@link dev.gauntlet.core.db.LocalPostgres} on a temporary data directory. */
+        /** {@link dev.gauntlet.sql.server.LocalPostgres} on a temporary data directory. */
         EMBEDDED
     }
 

@@ -1,6 +1,6 @@
 package dev.gauntlet.testing;
 
-import dev.gauntlet.core.db.LocalPostgres;
+import dev.gauntlet.sql.server.LocalPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

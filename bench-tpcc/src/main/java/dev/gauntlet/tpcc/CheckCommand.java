@@ -2,15 +2,15 @@ package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.CheckTable;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.RunFailedException;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import dev.gauntlet.tpcc.checks.ConsistencyChecks;
 import dev.gauntlet.tpcc.figures.MixAudit;
 import dev.gauntlet.tpcc.schema.Schema;

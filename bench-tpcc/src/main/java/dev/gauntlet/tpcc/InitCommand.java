@@ -1,16 +1,16 @@
 package dev.gauntlet.tpcc;
 
-import dev.gauntlet.core.db.SqlStates;
-import dev.gauntlet.tpcc.schema.Procedures;
-import dev.gauntlet.tpcc.workload.TransactionMode;
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.RunFailedException;
-import dev.gauntlet.core.db.Database;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import dev.gauntlet.tpcc.schema.Loader;
+import dev.gauntlet.tpcc.schema.Procedures;
 import dev.gauntlet.tpcc.schema.Schema;
 import dev.gauntlet.tpcc.workload.Dialect;
+import dev.gauntlet.tpcc.workload.TransactionMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;

@@ -1,16 +1,11 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.DurationConverter;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.NameList;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.cli.SqlBenchmark;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.Rendezvous;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
@@ -20,6 +15,11 @@ import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.Rendezvous;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.SqlBenchmark;
 import dev.gauntlet.tpcc.checks.ConsistencyChecks;
 import dev.gauntlet.tpcc.checks.NothingLost;
 import dev.gauntlet.tpcc.figures.MixAudit;

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.adversity.Toxiproxy;
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.sql.adversity.Toxiproxy;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.tpcc.checks.NothingLost;

@@ -2,11 +2,11 @@ package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.CheckTable;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlChecks;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

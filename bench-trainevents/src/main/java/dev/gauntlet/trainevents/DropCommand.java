@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         footer = {"", "Examples:",
                 "  bench-trainevents drop",
                 "  bench-trainevents drop --url jdbc:postgresql://db:5432/rail --user bench"})
-public final class DropCommand extends dev.gauntlet.core.cli.DropCommand {
+public final class DropCommand extends dev.gauntlet.sql.cli.DropCommand {
 
     public DropCommand() {
         super(TrainEventsCommand.NAME, "the train-event tables");

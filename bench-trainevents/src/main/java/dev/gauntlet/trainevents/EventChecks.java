@@ -1,10 +1,10 @@
 package dev.gauntlet.trainevents;
 
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.ReadOnlySnapshot;
-import dev.gauntlet.core.db.SqlCheck;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.ReadOnlySnapshot;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlCheck;
+import dev.gauntlet.sql.check.SqlChecks;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;

@@ -1,8 +1,8 @@
 package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

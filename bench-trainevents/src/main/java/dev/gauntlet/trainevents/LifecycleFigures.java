@@ -1,8 +1,5 @@
 package dev.gauntlet.trainevents;
 
-import dev.gauntlet.core.db.ServerCpu;
-import dev.gauntlet.core.db.WaitEvents;
-import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
@@ -10,6 +7,9 @@ import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.run.DriverCpu;
+import dev.gauntlet.sql.observe.ServerCpu;
+import dev.gauntlet.sql.observe.WaitEvents;
+import dev.gauntlet.sql.observe.WalBytes;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

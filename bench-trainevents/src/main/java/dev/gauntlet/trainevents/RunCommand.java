@@ -1,24 +1,24 @@
 package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.cli.ConnectionOptions;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.NameList;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.cli.SqlBenchmark;
-import dev.gauntlet.core.db.Database;
-import dev.gauntlet.core.db.PostgresGauges;
-import dev.gauntlet.core.db.Rendezvous;
-import dev.gauntlet.core.db.SqlStates;
-import dev.gauntlet.core.db.WaitEvents;
-import dev.gauntlet.core.db.WalBytes;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
 import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Probe;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.Rendezvous;
+import dev.gauntlet.sql.SqlStates;
+import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.SqlBenchmark;
+import dev.gauntlet.sql.observe.PostgresGauges;
+import dev.gauntlet.sql.observe.WaitEvents;
+import dev.gauntlet.sql.observe.WalBytes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -139,7 +139,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Setup prepare(Database db) {
-        return new Setup(db, options.rendezvous(db.settings(), System.out));
+        return new Setup(db, Rendezvous.of(db.settings(), options, System.out));
     }
 
     /**

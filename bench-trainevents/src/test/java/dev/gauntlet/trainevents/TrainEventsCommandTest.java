@@ -3,10 +3,10 @@ package dev.gauntlet.trainevents;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.db.PgBouncer;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.sql.server.PgBouncer;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;

@@ -1,17 +1,17 @@
 package dev.gauntlet.core.cli;
 
-import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.RunReport;
-import dev.gauntlet.core.result.ResultFile;
-import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
-import dev.gauntlet.core.db.RoundTrips;
-import dev.gauntlet.core.db.ServerCpu;
+import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.DriverCpu;
+import dev.gauntlet.core.run.PhaseProbe;
+import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
@@ -204,14 +204,15 @@ public final class Benchmark {
         Phase measured = record.phases().stream().filter(ph -> Phase.MEASURE.equals(ph.name())).findFirst()
                 .orElse(null);
         if (measured != null && operations > 0) {
-            java.util.Optional.ofNullable(measured.probe(DriverCpu.NAME)).ifPresent(cpu ->
-                    metrics.add("driverCpuPerOperationMs", cpu / 1e6 / operations, MetricInfo.lower().perOperation()));
-            java.util.Optional.ofNullable(measured.probe(ServerCpu.NAME)).ifPresent(cpu ->
-                    metrics.add("serverCpuPerOperationMs", cpu / 1e6 / operations,
-                            MetricInfo.lower().serverPerOperation()));
-            java.util.Optional.ofNullable(measured.probe(RoundTrips.NAME)).ifPresent(trips ->
-                    metrics.add("roundTripsPerOperation", trips / (double) operations,
-                            MetricInfo.lower().perOperation()));
+            List<Probe> probes = new java.util.ArrayList<>(List.of(new DriverCpu()));
+            probes.addAll(spec.probes());
+            for (Probe probe : probes) {
+                if (probe instanceof PhaseProbe phaseProbe && phaseProbe.perOperation() != null) {
+                    PhaseProbe.PerOperation m = phaseProbe.perOperation();
+                    java.util.Optional.ofNullable(measured.probe(probe.name())).ifPresent(rise ->
+                            metrics.add(m.metric(), rise / m.unit() / operations, m.info()));
+                }
+            }
         }
         return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
                 spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),

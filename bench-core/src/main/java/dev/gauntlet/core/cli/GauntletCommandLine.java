@@ -1,6 +1,5 @@
 package dev.gauntlet.core.cli;
 
-import dev.gauntlet.core.db.DatabaseUnavailableException;
 import dev.gauntlet.core.result.ResultFormatException;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -45,7 +44,7 @@ public final class GauntletCommandLine {
                     || ex instanceof IllegalArgumentException) {
                 code = ExitCode.BAD_INPUT;
                 message = ex.getMessage();
-            } else if (ex instanceof RunFailedException || ex instanceof DatabaseUnavailableException) {
+            } else if (ex instanceof RunFailedException) {
                 code = ExitCode.FAILED;
                 message = ex.getMessage();
             } else {

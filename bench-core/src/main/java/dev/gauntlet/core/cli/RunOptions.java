@@ -1,7 +1,5 @@
 package dev.gauntlet.core.cli;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.Rendezvous;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunPlan;
 import java.io.PrintStream;
@@ -152,18 +150,13 @@ public final class RunOptions {
 
     /**
      * Refuses {@code --worker} without {@code --start-at} for a workload whose processes meet on the database
-     * ({@link Rendezvous}): the instant names the run they join. {@code why} says what they meet for.
+     * (the SQL module's {@code Rendezvous}): the instant names the run they join. {@code why} says what they meet for.
      */
     public void requireStartAtToSplit(String why) {
         if (!share().whole() && startAt() == null) {
             throw new BadInputException("--worker " + share() + " needs --start-at: the instant every worker starts at "
                     + "names the run they join (" + why + ")");
         }
-    }
-
-    /** Where this process meets the others of its run: worker 0 of 1, meeting nobody, when it runs it all. */
-    public Rendezvous rendezvous(ConnectionSettings settings, PrintStream out) {
-        return new Rendezvous(settings, startAt(), share(), out);
     }
 
     /** Refuses {@code --worker} for a workload that cannot split itself between processes yet, saying why. */

@@ -1,6 +1,5 @@
 package dev.gauntlet.core.experiment;
 
-import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.report.Comparison;
 import dev.gauntlet.core.report.LabelledRun;
 import dev.gauntlet.core.report.RunGroup;
@@ -9,7 +8,6 @@ import dev.gauntlet.core.result.RunResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,11 +46,11 @@ public final class ExperimentRunner {
     }
 
     private final Experiment experiment;
-    private final ServerSettings server;
+    private final ServerState server;
     private final double thresholdPercent;
     private final PrintStream out;
 
-    public ExperimentRunner(Experiment experiment, ServerSettings server, double thresholdPercent, PrintStream out) {
+    public ExperimentRunner(Experiment experiment, ServerState server, double thresholdPercent, PrintStream out) {
         this.experiment = experiment;
         this.server = server;
         this.thresholdPercent = thresholdPercent;
@@ -90,11 +88,10 @@ public final class ExperimentRunner {
                             + (cell.statements().isEmpty() ? "" : ": " + String.join("; ", cell.statements())));
                     Map<String, String> inEffect;
                     try {
-                        server.execute(cell.statements());
-                        inEffect = server.verify(cell.requestedSettings());
-                    } catch (SQLException | IllegalStateException e) {
-                        String why = cell.label() + ": " + (e instanceof SQLException s
-                                ? "its SQL failed: " + dev.gauntlet.core.db.SqlStates.message(s) : e.getMessage());
+                        server.apply(cell.statements());
+                        inEffect = server.inEffect(cell.requestedSettings());
+                    } catch (ServerState.Refused e) {
+                        String why = cell.label() + ": " + e.getMessage();
                         out.println("Cell " + why + "; skipping it");
                         failures.add(why);
                         refused.add(cell);
@@ -135,11 +132,10 @@ public final class ExperimentRunner {
             return;
         }
         try {
-            server.execute(experiment.restore());
+            server.apply(experiment.restore());
             out.println("Restored: " + String.join("; ", experiment.restore()));
-        } catch (SQLException e) {
-            out.println("warning: restore failed, the server keeps the last cell's settings: "
-                    + dev.gauntlet.core.db.SqlStates.message(e));
+        } catch (ServerState.Refused e) {
+            out.println("warning: restore failed, the server keeps the last cell's settings: " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.run;
 
+import dev.gauntlet.core.result.MetricInfo;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -18,6 +19,11 @@ public final class DriverCpu implements PhaseProbe {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public PerOperation perOperation() {
+        return new PerOperation("driverCpuPerOperationMs", 1e6, MetricInfo.lower().perOperation());
     }
 
     /** Process CPU nanoseconds (user + system), or null when the platform does not report them. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.RunSpec;
-import dev.gauntlet.core.db.ServerSettings;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.Operation;
@@ -32,8 +31,19 @@ class ExperimentRunnerTest {
                 List.of(), 2);
         List<String> order = new ArrayList<>();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-        // Levels without SQL never touch the database, so no server is needed here.
-        ExperimentRunner.Outcome outcome = new ExperimentRunner(matrix, new ServerSettings(null), 5, quiet)
+        // Levels without SQL change no server: the state has nothing to apply and every wanted setting holds.
+        ServerState noServer = new ServerState() {
+            @Override
+            public void apply(List<String> statements) {
+                assertTrue(statements.isEmpty(), statements.toString());
+            }
+
+            @Override
+            public java.util.Map<String, String> inEffect(java.util.Map<String, String> wanted) {
+                return wanted;
+            }
+        };
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(matrix, noServer, 5, quiet)
                 .run(out, (cell, inEffect, dir) -> {
                     order.add(cell.label());
                     long millis = cell.level("schema").orElseThrow().name().equals("slow") ? 4 : 1;

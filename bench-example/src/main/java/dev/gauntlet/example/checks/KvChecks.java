@@ -1,9 +1,9 @@
 package dev.gauntlet.example.checks;
 
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.SqlCheck;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlCheck;
+import dev.gauntlet.sql.check.SqlChecks;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.gauntlet.queue.checks;
 
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.SqlCheck;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.FoundBatches;
 import dev.gauntlet.queue.pubsub.WriterLedger;
 import dev.gauntlet.queue.schema.LogSchema;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlCheck;
+import dev.gauntlet.sql.check.SqlChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.gauntlet.queue.checks;
 
-import dev.gauntlet.core.db.SqlCheck;
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.sql.check.SqlCheck;
 import java.util.ArrayList;
 import java.util.List;
 

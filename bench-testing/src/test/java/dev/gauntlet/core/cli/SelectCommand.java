@@ -2,6 +2,8 @@ package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.SqlBenchmark;
 import java.sql.Statement;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

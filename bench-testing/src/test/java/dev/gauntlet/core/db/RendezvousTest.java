@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.DatabaseUnavailableException;
+import dev.gauntlet.sql.Rendezvous;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Check.Status;
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlCheck;
+import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;

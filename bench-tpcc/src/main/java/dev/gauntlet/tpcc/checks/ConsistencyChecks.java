@@ -1,12 +1,12 @@
 package dev.gauntlet.tpcc.checks;
 
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.core.db.CheckScope;
-import dev.gauntlet.core.db.ReadOnlySnapshot;
-import dev.gauntlet.core.db.SqlCheck;
-import dev.gauntlet.core.db.SqlChecks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.sql.ReadOnlySnapshot;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlCheck;
+import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.tpcc.schema.Schema;
 import dev.gauntlet.tpcc.workload.Scale;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package dev.gauntlet.tpcc.figures;
 
 import dev.gauntlet.core.run.PhaseProbe;
-import dev.gauntlet.core.db.ConnectionSettings;
+import dev.gauntlet.sql.ConnectionSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,7 +1,5 @@
 package dev.gauntlet.tpcc.figures;
 
-import dev.gauntlet.core.db.RoundTrips;
-import dev.gauntlet.core.db.ServerCpu;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.MetricInfo;
@@ -10,6 +8,8 @@ import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.DriverCpu;
+import dev.gauntlet.sql.observe.RoundTrips;
+import dev.gauntlet.sql.observe.ServerCpu;
 import dev.gauntlet.tpcc.workload.Deck;
 import dev.gauntlet.tpcc.workload.NewOrder;
 import dev.gauntlet.tpcc.workload.Scale;

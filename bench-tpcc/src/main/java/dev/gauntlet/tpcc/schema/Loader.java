@@ -1,7 +1,7 @@
 package dev.gauntlet.tpcc.schema;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.SqlStates;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.tpcc.workload.Dialect;
 import dev.gauntlet.tpcc.workload.NURandConstants;
 import dev.gauntlet.tpcc.workload.Scale;

@@ -1,6 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
-import dev.gauntlet.core.db.Database;
+import dev.gauntlet.sql.Database;
 
 /**
  * The SQL dialects the workload speaks. Transactions use statements both accept; only the schema, the bulk

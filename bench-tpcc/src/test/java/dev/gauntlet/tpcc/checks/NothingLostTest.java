@@ -3,8 +3,8 @@ package dev.gauntlet.tpcc.checks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.db.ConnectionSettings;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.tpcc.schema.Loader;

@@ -2,8 +2,8 @@ package dev.gauntlet.tpcc.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.JdbcTarget;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.tpcc.schema.Loader;

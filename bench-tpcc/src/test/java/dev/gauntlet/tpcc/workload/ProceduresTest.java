@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gauntlet.core.db.ConnectionSettings;
-import dev.gauntlet.core.db.SqlStates;
 import dev.gauntlet.core.run.Failure;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.tpcc.schema.Loader;

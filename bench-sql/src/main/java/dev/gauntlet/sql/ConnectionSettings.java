@@ -1,0 +1,83 @@
+package dev.gauntlet.sql;
+
+import dev.gauntlet.core.result.Redaction;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * Where and how to connect. pgjdbc's {@code connectTimeout} and {@code socketTimeout} are set by default so a
+ * stalled server cannot hang a client forever; parameters in the URL override these defaults.
+ * The password never appears in {@link #toString()}.
+ */
+public final class ConnectionSettings {
+
+    /** Benchmark sessions: a statement stuck this long means the server is stalled. */
+    public static final Duration SESSION_SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    /** Loading, checks and administration run long statements legitimately. */
+    public static final Duration ADMIN_SOCKET_TIMEOUT = Duration.ofMinutes(30);
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final String url;
+    private final String user;
+    private final String password;
+
+    public ConnectionSettings(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    /** For drivers, pools and poolers (PgBouncer's auth file) only; never print it. */
+    public String password() {
+        return password;
+    }
+
+    public boolean hasPassword() {
+        return password != null && !password.isEmpty();
+    }
+
+    public Properties properties(Duration socketTimeout) {
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
+        }
+        p.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT.toSeconds()));
+        p.setProperty("socketTimeout", Long.toString(socketTimeout.toSeconds()));
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("ApplicationName", "gauntlet");
+        if (socketTimeout.equals(SESSION_SOCKET_TIMEOUT)) {
+            // Benchmark sessions count their round trips on the wire (administration and checks do not).
+            p.setProperty("socketFactory", CountingSockets.class.getName());
+        }
+        return p;
+    }
+
+    /** A connection for a benchmark session (short socket timeout). */
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, properties(SESSION_SOCKET_TIMEOUT));
+    }
+
+    /** A connection for loading, checks and administration (long socket timeout). */
+    public Connection connectForAdmin() throws SQLException {
+        return DriverManager.getConnection(url, properties(ADMIN_SOCKET_TIMEOUT));
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectionSettings[url=" + Redaction.url(url) + ", user=" + user + "]";
+    }
+}

@@ -1,0 +1,36 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.core.run.DisruptionPlan;
+import java.util.List;
+
+/** Makes the runner's disruptions from a schedule, each acting on the system under test. */
+public final class Disruptions {
+
+    private Disruptions() {
+    }
+
+    public static List<DisruptionPlan> plans(List<ScheduledDisruption> schedule, SystemUnderTest system) {
+        return schedule.stream().map(s -> new DisruptionPlan(of(s, system), s.at(), s.length())).toList();
+    }
+
+    static Disruption of(ScheduledDisruption s, SystemUnderTest system) {
+        DisruptionSpec spec = s.spec();
+        String name = s.name();
+        return switch (spec.kind()) {
+            case CREATE_INDEX -> new CreateIndex(name, system, spec.option("table"), spec.option("columns"));
+            case BACKUP -> new Backup(name, system);
+            case CDC -> new CdcConsumer(name, system, spec.option("plugin"));
+            case CHECKPOINT_STORM -> new CheckpointStorm(name, system, spec.durationOption("every"));
+            case VACUUM_FULL -> new VacuumFull(name, system, spec.option("table"));
+            case DISK_STALL -> new DiskStall(name, system);
+            case LATENCY, BANDWIDTH, BLACKHOLE, RESET -> new NetworkFault(name, system, spec);
+            case RESTART_FAST -> new Restart(name, system, false);
+            case RESTART_IMMEDIATE -> new Restart(name, system, true);
+            case KILL_BACKEND -> new KillBackend(name, system);
+            case TERMINATE_SESSIONS -> new TerminateSessions(name, system);
+            case ZONE_OUTAGE -> new ZoneOutage(name, system, spec.durationOption("promote-after"),
+                    spec.durationOption("hold-standby"));
+        };
+    }
+}

@@ -1,0 +1,95 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.core.run.Disruption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A fault on the network between driver and database, as Toxiproxy toxics on every server's proxy for a share of the
+ * connections (a partial partition when the share is below 1): {@code latency} (each way, with jitter),
+ * {@code bandwidth} (the database's replies), {@code blackhole} (data dropped, connections left open: a partition),
+ * {@code reset} (connections reset). Removed when it stops.
+ */
+final class NetworkFault implements Disruption {
+
+    private record Toxic(String type, String stream, Map<String, Object> attributes) {
+    }
+
+    private final String name;
+    private final SystemUnderTest system;
+    private final double share;
+    private final List<Toxic> toxics = new ArrayList<>();
+    private final String description;
+    private final List<String[]> added = new ArrayList<>();
+
+    NetworkFault(String name, SystemUnderTest system, DisruptionSpec spec) {
+        this.name = name;
+        this.system = system;
+        this.share = spec.shareOption("share");
+        switch (spec.kind()) {
+            case LATENCY -> {
+                long ms = spec.durationOption("latency").toMillis();
+                long jitter = spec.durationOption("jitter").toMillis();
+                Map<String, Object> a = Map.of("latency", ms, "jitter", jitter);
+                toxics.add(new Toxic("latency", "upstream", a));
+                toxics.add(new Toxic("latency", "downstream", a));
+                description = ms + " ms latency each way" + (jitter > 0 ? " (+/- " + jitter + " ms)" : "");
+            }
+            case BANDWIDTH -> {
+                long rate = Math.round(spec.numberOption("rate"));
+                toxics.add(new Toxic("bandwidth", "downstream", Map.of("rate", rate)));
+                description = "replies limited to " + rate + " KB/s";
+            }
+            case BLACKHOLE -> {
+                toxics.add(new Toxic("timeout", "upstream", Map.of("timeout", 0)));
+                toxics.add(new Toxic("timeout", "downstream", Map.of("timeout", 0)));
+                description = share >= 1 ? "full partition (all data dropped)" : "partial partition (data dropped)";
+            }
+            case RESET -> {
+                toxics.add(new Toxic("reset_peer", "downstream", Map.of("timeout", 0)));
+                description = "connections reset";
+            }
+            default -> throw new IllegalArgumentException(spec.kind().label() + " is not a network fault");
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public synchronized void start(Log log) throws Exception {
+        Toxiproxy proxy = system.toxiproxy().orElseThrow();
+        for (String p : proxy.proxies()) {
+            for (int i = 0; i < toxics.size(); i++) {
+                Toxic t = toxics.get(i);
+                String toxicName = name.replaceAll("\\W", "_") + "_" + i;
+                proxy.addToxic(p, toxicName, t.type(), t.stream(), share, t.attributes());
+                added.add(new String[] {p, toxicName});
+            }
+        }
+        log.note(String.format(Locale.ROOT, "%s for %.0f%% of connections on %d proxies (Toxiproxy)", description,
+                share * 100, proxy.proxies().size()));
+    }
+
+    @Override
+    public synchronized void stop(Log log) throws Exception {
+        Toxiproxy proxy = system.toxiproxy().orElseThrow();
+        Exception failure = null;
+        for (String[] a : added) {
+            try {
+                proxy.removeToxic(a[0], a[1]);
+            } catch (Exception e) {
+                failure = e;
+            }
+        }
+        added.clear();
+        if (failure != null) {
+            proxy.reset();
+            log.note("toxics removed by a reset of Toxiproxy after: " + failure.getMessage());
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.gauntlet.sql.adversity;
+
+import java.time.Duration;
+import java.util.List;
+
+/** A phase of a plan: its name and length, whether it is measured, and the disruptions planned in it. */
+public record PlanPhase(String name, Duration length, boolean measured, List<DisruptionSpec> disruptions) {
+
+    public PlanPhase {
+        disruptions = List.copyOf(disruptions);
+    }
+}

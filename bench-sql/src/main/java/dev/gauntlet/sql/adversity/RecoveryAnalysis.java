@@ -1,0 +1,172 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.core.result.DisruptionRecord;
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
+import dev.gauntlet.core.result.MetricInfo;
+import dev.gauntlet.core.result.Metrics;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Reads recovery and availability from a run's intervals alone (so an old result can be judged again):
+ *
+ * <ul>
+ *   <li><b>recovery time</b> of each disruption: from its end until the rolling throughput of the rule's operation is
+ *       back within the tolerance of the baseline phase's and its rolling p95 at most the latency factor times the
+ *       baseline's, both holding for the rule's hold time; "not recovered" when that never happens before the phase
+ *       the disruption ended in is over;</li>
+ *   <li><b>unavailability</b>: the seconds of intervals in which nothing committed, over the run
+ *       ({@code unavailableSeconds}) and per phase ({@code unavailableSeconds.PHASE}).</li>
+ * </ul>
+ *
+ * Throughput at or above the baseline counts as recovered (a backlog drained fast is not a fault). The rolling window
+ * sums the intervals' histograms, so its p95 is exact at the histograms' precision.
+ */
+public final class RecoveryAnalysis {
+
+    public static final String UNAVAILABLE = "unavailableSeconds";
+
+    private final RecoveryRule rule;
+    private final List<Interval> intervals;
+    private final long[] counts;
+    private final Histogram[] latencies;
+
+    private RecoveryAnalysis(RecoveryRule rule, List<Interval> intervals) {
+        this.rule = rule;
+        this.intervals = intervals;
+        this.counts = new long[intervals.size()];
+        this.latencies = new Histogram[intervals.size()];
+        for (int i = 0; i < intervals.size(); i++) {
+            Histogram h = new Histogram(3);
+            long n = 0;
+            for (Map.Entry<String, IntervalOperation> op : intervals.get(i).operations().entrySet()) {
+                if (rule.operation() == null || rule.operation().equals(op.getKey())) {
+                    n += op.getValue().count();
+                    if (op.getValue().histogram() != null) {
+                        h.add(HistogramCodec.decode(op.getValue().histogram()));
+                    }
+                }
+            }
+            counts[i] = n;
+            latencies[i] = h;
+        }
+    }
+
+    /** The result with each disruption's recovery verdict and the unavailability metrics. */
+    public static RunResult apply(RunResult run, RecoveryRule rule) {
+        RecoveryAnalysis a = new RecoveryAnalysis(rule, run.intervals());
+        Optional<double[]> baseline = a.baseline(run);
+        List<DisruptionRecord> judged = new ArrayList<>();
+        for (DisruptionRecord d : run.disruptions()) {
+            boolean ran = d.startSeconds() != null && d.endSeconds() != null;
+            judged.add(ran && baseline.isPresent()
+                    ? d.withRecovery(a.recoverySeconds(d.endSeconds(), phaseEnd(run, d.endSeconds()), baseline.get())
+                    .orElse(null)) : d);
+        }
+        Metrics metrics = Metrics.of(run);
+        metrics.add(UNAVAILABLE, a.unavailableSeconds(null), MetricInfo.lower());
+        for (Phase p : run.phases()) {
+            metrics.add(UNAVAILABLE + "." + p.name(), a.unavailableSeconds(p.name()), MetricInfo.lower());
+        }
+        if (baseline.isPresent()) {
+            metrics.add("baselineOpsPerSecond", baseline.get()[0], MetricInfo.higher());
+            metrics.add("baselineP95Ms", baseline.get()[1], MetricInfo.lower());
+        }
+        return run.withMetricsAndChecks(metrics, run.checks()).withDisruptions(judged);
+    }
+
+    /** The baseline phase's throughput (ops/s) and p95 (ms) of the rule's operation, if it has any. */
+    Optional<double[]> baseline(RunResult run) {
+        double seconds = 0;
+        long n = 0;
+        Histogram h = new Histogram(3);
+        for (int i = 0; i < intervals.size(); i++) {
+            if (rule.baselinePhase().equals(intervals.get(i).phase())) {
+                seconds += intervals.get(i).seconds();
+                n += counts[i];
+                h.add(latencies[i]);
+            }
+        }
+        if (seconds <= 0 || n == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new double[] {n / seconds, h.getValueAtPercentile(95) / 1e6});
+    }
+
+    /**
+     * Seconds from {@code end} until the workload is back to {@code baseline} (ops/s, p95 ms) and stays so for the
+     * hold time, or empty when it is not back before {@code horizon}.
+     */
+    Optional<Double> recoverySeconds(double end, double horizon, double[] baseline) {
+        double hold = rule.hold().toNanos() / 1e9;
+        int candidate = -1;
+        for (int i = 0; i < intervals.size(); i++) {
+            double t = intervals.get(i).t();
+            if (t < end + 1e-9) {
+                continue;
+            }
+            if (t > horizon + 1e-6) {
+                break;
+            }
+            if (!healthy(i, baseline)) {
+                candidate = -1;
+                continue;
+            }
+            if (candidate < 0) {
+                candidate = i;
+            }
+            double since = intervals.get(candidate).t();
+            if (t - since >= hold - 1e-6) {
+                // Recovered when the window ending with the candidate interval first looked like the baseline.
+                return Optional.of(Math.max(0, since - end));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the rolling window ending with interval {@code i} is within the rule of the baseline. */
+    private boolean healthy(int i, double[] baseline) {
+        double window = rule.window().toNanos() / 1e9;
+        double end = intervals.get(i).t();
+        double seconds = 0;
+        long n = 0;
+        Histogram h = new Histogram(3);
+        for (int j = i; j >= 0 && intervals.get(j).t() > end - window + 1e-6; j--) {
+            seconds += intervals.get(j).seconds();
+            n += counts[j];
+            h.add(latencies[j]);
+        }
+        if (seconds <= 0 || n == 0) {
+            return false;
+        }
+        double rate = n / seconds;
+        double p95 = h.getValueAtPercentile(95) / 1e6;
+        return rate >= (1 - rule.tolerance()) * baseline[0] && p95 <= rule.latencyFactor() * baseline[1];
+    }
+
+    /** Seconds of intervals in which nothing at all committed, in one phase or (null) the whole run. */
+    double unavailableSeconds(String phase) {
+        double s = 0;
+        for (Interval i : intervals) {
+            if ((phase == null || phase.equals(i.phase()))
+                    && i.operations().values().stream().mapToLong(IntervalOperation::count).sum() == 0) {
+                s += i.seconds();
+            }
+        }
+        return s;
+    }
+
+    /** The end of the phase holding {@code t} (the run's end when none does). */
+    private static double phaseEnd(RunResult run, double t) {
+        return run.phases().stream().filter(p -> t >= p.startSeconds() - 1e-6 && t < p.endSeconds())
+                .mapToDouble(Phase::endSeconds).findFirst()
+                .orElse(run.intervals().isEmpty() ? t : run.intervals().get(run.intervals().size() - 1).t());
+    }
+}

@@ -1,0 +1,76 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.server.ReplicatedPostgres;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * What disruptions act on, by the means a run has: SQL on the current primary always; the servers' processes and
+ * files when Gauntlet runs them ({@link ReplicatedPostgres}); the network path when Toxiproxy stands between driver
+ * and database.
+ */
+public final class SystemUnderTest {
+
+    private final ConnectionSettings given;
+    private final String database;
+    private final ReplicatedPostgres local;
+    private final Toxiproxy toxiproxy;
+
+    /**
+     * @param given     the database as the user gave it (--url), or null for the embedded topology
+     * @param database  the database name on the embedded servers
+     * @param local     the embedded servers, or null
+     * @param toxiproxy the proxy between driver and servers, or null
+     */
+    public SystemUnderTest(ConnectionSettings given, String database, ReplicatedPostgres local, Toxiproxy toxiproxy) {
+        if (given == null && local == null) {
+            throw new IllegalArgumentException("a system under test needs a URL or the embedded servers");
+        }
+        this.given = given;
+        this.database = database;
+        this.local = local;
+        this.toxiproxy = toxiproxy;
+    }
+
+    /** A superuser session on the current primary, straight to it (never through the proxy). */
+    public Connection admin() throws SQLException {
+        if (local != null) {
+            Connection c = local.primary().connect(database);
+            c.setAutoCommit(true);
+            return c;
+        }
+        return given.connectForAdmin();
+    }
+
+    /** The current primary as connection settings (for a replication connection, say). */
+    public ConnectionSettings adminSettings() {
+        if (local != null) {
+            return new ConnectionSettings(local.primary().jdbcUrl(database), local.primary().user(), null);
+        }
+        return given;
+    }
+
+    public Optional<ReplicatedPostgres> local() {
+        return Optional.ofNullable(local);
+    }
+
+    public Optional<Toxiproxy> toxiproxy() {
+        return Optional.ofNullable(toxiproxy);
+    }
+
+    /** Whether this system can take disruptions that need {@code need}; the reason when it cannot. */
+    public Optional<String> cannotTake(DisruptionKind.Need need) {
+        return switch (need) {
+            case SQL -> Optional.empty();
+            case SERVER_PROCESSES, SERVER_FILES -> local != null ? Optional.empty()
+                    : Optional.of("they need " + need.description() + "; with --url only SQL-level disruptions run");
+            case STANDBY -> local != null && local.standby().isPresent() ? Optional.empty()
+                    : Optional.of("they need " + need.description()
+                    + (local == null ? "; with --url only SQL-level disruptions run" : "; the plan says standby: none"));
+            case TOXIPROXY -> toxiproxy != null ? Optional.empty()
+                    : Optional.of("they need " + need.description() + ", which is not running");
+        };
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.core.run.Disruption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+/** {@code pg_terminate_backend} of every other session on the database: what a failover does to clients, by SQL. */
+final class TerminateSessions implements Disruption {
+
+    private final String name;
+    private final SystemUnderTest system;
+
+    TerminateSessions(String name, SystemUnderTest system) {
+        this.name = name;
+        this.system = system;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void start(Log log) throws Exception {
+        try (Connection c = system.admin(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) "
+                     + "FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                     + "AND datname = current_database() AND pid <> pg_backend_pid()")) {
+            rs.next();
+            log.note(rs.getLong(1) + " sessions terminated");
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package dev.gauntlet.sql.cli;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.result.Redaction;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.DisruptionPlan;
+import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.run.Probe;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.DatabaseUnavailableException;
+import dev.gauntlet.sql.PoolMode;
+import dev.gauntlet.sql.adversity.AdversityPlan;
+import dev.gauntlet.sql.adversity.DisruptionKind;
+import dev.gauntlet.sql.adversity.Disruptions;
+import dev.gauntlet.sql.adversity.PlanFile;
+import dev.gauntlet.sql.adversity.RecoveryAnalysis;
+import dev.gauntlet.sql.adversity.ScheduledDisruption;
+import dev.gauntlet.sql.adversity.Standby;
+import dev.gauntlet.sql.adversity.SystemUnderTest;
+import dev.gauntlet.sql.adversity.Toxiproxy;
+import dev.gauntlet.sql.observe.ServerHealth;
+import dev.gauntlet.sql.observe.WalBytes;
+import dev.gauntlet.sql.server.LocalPostgres;
+import dev.gauntlet.sql.server.ReplicatedPostgres;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A run through faults ({@code run --plan FILE}), from the plan file to the judged result: the plan read and checked
+ * against what the target can take before anything starts; the system under test made (the embedded primary and
+ * standby, or the given URL; Toxiproxy in front when the plan has network faults); the plan's phases and disruptions
+ * put into the run plan; the server's own view added as probes; and recovery judged on the result.
+ */
+final class AdversityRun implements AutoCloseable {
+
+    private static final Pattern URL = Pattern.compile("^jdbc:postgresql://([^/?]+)(/.*)?$");
+
+    private final Path file;
+    private final AdversityPlan plan;
+    private final List<ScheduledDisruption> schedule;
+    private Toxiproxy toxiproxy;
+    private SystemUnderTest system;
+
+    private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule) {
+        this.file = file;
+        this.plan = plan;
+        this.schedule = schedule;
+    }
+
+    /**
+     * Reads and checks the plan (its standby replaced by {@code standby} unless null): its own form, its schedule for
+     * {@code seed}, and whether the target can take every disruption. Every refusal is a {@link BadInputException}; nothing has started yet.
+     */
+    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed) {
+        AdversityPlan plan;
+        List<ScheduledDisruption> schedule;
+        try {
+            plan = PlanFile.read(file);
+            if (standby != null) {
+                try {
+                    plan = plan.withStandby(Standby.parse(standby));
+                } catch (IllegalArgumentException e) {
+                    throw new BadInputException("--standby: " + e.getMessage(), e);
+                }
+            }
+            schedule = plan.schedule(seed);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e instanceof PlanFile.PlanException ? e.getMessage() : file + ": " + e.getMessage(), e);
+        }
+        if (connection.pools().contains(PoolMode.PGBOUNCER)) {
+            throw new BadInputException("--plan: --pool pgbouncer is not supported (PgBouncer would not follow a failover); "
+                    + "use direct or pooled");
+        }
+        if (!connection.embedded()) {
+            for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES,
+                    DisruptionKind.Need.SERVER_FILES, DisruptionKind.Need.STANDBY)) {
+                List<String> refused = plan.needing(need);
+                if (!refused.isEmpty()) {
+                    throw new BadInputException(file + ": " + String.join(", ", refused) + " cannot run against --url: "
+                            + "they need " + need.description() + "; only SQL-level disruptions work against any server");
+                }
+            }
+        } else if (plan.standby() == Standby.NONE && !plan.needing(DisruptionKind.Need.STANDBY).isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
+                    + " needs a standby to fail over to; set standby: sync or async");
+        }
+        if (!plan.needing(DisruptionKind.Need.TOXIPROXY).isEmpty() && Toxiproxy.find().isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.TOXIPROXY))
+                    + " need Toxiproxy, which is not installed: " + Toxiproxy.INSTALL);
+        }
+        return new AdversityRun(file, plan, schedule);
+    }
+
+    /**
+     * Opens the system under test, says on {@code out} what it is, and returns the database the workload uses (its
+     * URL through Toxiproxy when the plan has network faults). Closing the database stops the embedded servers.
+     */
+    Database open(ConnectionOptions connection, String databaseName, PrintStream out) {
+        boolean network = plan.needs().contains(DisruptionKind.Need.TOXIPROXY);
+        out.printf(Locale.ROOT, "Plan %s (%s): %d phases, %s, %d disruptions%n", plan.name(), file,
+                plan.phases().size(), Durations.format(plan.length()), schedule.size());
+        try {
+            if (network) {
+                toxiproxy = Toxiproxy.start();
+            }
+            if (!connection.embedded()) {
+                String url = network ? throughProxies(connection.url) : connection.url;
+                if (!connection.url.startsWith("jdbc:")) {
+                    throw new BadInputException("--url '" + Redaction.url(connection.url)
+                            + "' is not a JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE");
+                }
+                ConnectionSettings given = connection.settings(connection.url);
+                Database db = Database.probe(connection.settings(url), null);
+                system = new SystemUnderTest(given, databaseName, null, toxiproxy);
+                out.println("Database: " + db.version());
+                out.println("  url:     " + Redaction.url(url) + (network ? " (through Toxiproxy)" : ""));
+                if (plan.standby() != Standby.NONE) {
+                    out.println("  note:    the plan's standby applies to the embedded servers only");
+                }
+                return db;
+            }
+            boolean standby = plan.standby() != Standby.NONE;
+            out.println("Starting embedded PostgreSQL: a primary" + (standby ? " and a" + (plan.standby() == Standby.SYNC
+                    ? " synchronous" : "n asynchronous") + " standby" : "") + " (no --url given)...");
+            ReplicatedPostgres servers = ReplicatedPostgres.inCache(standby, plan.standby() == Standby.SYNC,
+                    connection.fresh, LocalPostgres.defaultSettings());
+            Runtime.getRuntime().addShutdownHook(new Thread(servers::close, "gauntlet-embedded-postgres-stop"));
+            servers.start(message -> out.println("  " + message));
+            try {
+                servers.primary().createDatabaseIfAbsent(databaseName);
+                List<Integer> ports = new ArrayList<>();
+                for (int port : servers.ports()) {
+                    ports.add(network ? toxiproxy.proxy("postgres-" + port, port) : port);
+                }
+                String url = ReplicatedPostgres.jdbcUrl(ports, databaseName);
+                Database db = Database.probe(new ConnectionSettings(url, servers.primary().user(), null), servers);
+                system = new SystemUnderTest(null, databaseName, servers, toxiproxy);
+                out.println("Database: embedded " + db.version());
+                out.println("  primary: localhost:" + servers.primary().port() + ", data " + servers.primary().dataDirectory()
+                        + servers.fileSystem().map(fs -> " (a loop-mounted ext4 of its own)").orElse(""));
+                servers.standby().ifPresent(s -> out.println("  standby: localhost:" + s.port() + ", "
+                        + (servers.synchronous() ? "synchronous" : "asynchronous") + " streaming replication"));
+                out.println("  url:     " + url + (network ? " (through Toxiproxy)" : ""));
+                return db;
+            } catch (RuntimeException | IOException e) {
+                servers.close();
+                throw e;
+            }
+        } catch (DatabaseUnavailableException e) {
+            close();
+            throw new BadInputException(e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            close();
+            if (e instanceof BadInputException b) {
+                throw b;
+            }
+            throw new RunFailedException("could not set up the plan's database: " + e.getMessage(), e);
+        }
+    }
+
+    /** The given URL with every host replaced by a Toxiproxy proxy in front of it. */
+    private String throughProxies(String url) throws IOException {
+        Matcher m = URL.matcher(url);
+        if (!m.matches()) {
+            throw new BadInputException("--url " + Redaction.url(url) + ": network disruptions need a "
+                    + "jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]/DATABASE URL");
+        }
+        StringBuilder hosts = new StringBuilder();
+        for (String hostPort : m.group(1).split(",")) {
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon > 0 ? hostPort.substring(0, colon) : hostPort;
+            int port = colon > 0 ? Integer.parseInt(hostPort.substring(colon + 1)) : 5432;
+            int proxied = toxiproxy.proxy("postgres-" + host.replaceAll("\\W", "_") + "-" + port, host, port);
+            hosts.append(hosts.length() == 0 ? "" : ",").append("127.0.0.1:").append(proxied);
+        }
+        return "jdbc:postgresql://" + hosts + (m.group(2) == null ? "/" : m.group(2));
+    }
+
+    /** The base plan with the plan file's phases and disruptions, reported every second unless told otherwise. */
+    RunPlan apply(RunPlan base, boolean reportEveryGiven) {
+        RunPlan.Builder b = base.toBuilder();
+        plan.phasePlans().forEach(b::phase);
+        for (DisruptionPlan d : Disruptions.plans(schedule, system)) {
+            b.disruption(d.disruption(), d.at(), d.length());
+        }
+        if (!reportEveryGiven) {
+            b.reportEvery(java.time.Duration.ofSeconds(1));
+        }
+        return b.build();
+    }
+
+    /** The server's own view: WAL per phase; replication lag, WAL rate and checkpoints every interval. */
+    List<Probe> probes(Database db) {
+        return List.of(new WalBytes(db.settings()), new ServerHealth(db.settings()));
+    }
+
+    /** The plan's name, standby and recovery rule, recorded in the result's parameters. */
+    java.util.Map<String, Object> parameters() {
+        java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+        p.put("plan", plan.name());
+        p.put("standby", plan.standby().label());
+        p.put("recoveryBaseline", plan.recovery().baselinePhase());
+        if (plan.recovery().operation() != null) {
+            p.put("recoveryOperation", plan.recovery().operation());
+        }
+        return p;
+    }
+
+    /** The result with each disruption's recovery and the unavailability figures. */
+    RunResult judge(RunResult result) {
+        return RecoveryAnalysis.apply(result, plan.recovery());
+    }
+
+    @Override
+    public void close() {
+        if (toxiproxy != null) {
+            toxiproxy.close();
+            toxiproxy = null;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.gauntlet.sql.observe;
+
+import dev.gauntlet.core.result.GaugeInfo;
+import dev.gauntlet.core.run.GaugeProbe;
+import dev.gauntlet.sql.ConnectionSettings;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a PostgreSQL server does with a workload's tables over a run, sampled every interval: their size on disk
+ * ({@code tableBytes}, heap with TOAST; {@code indexBytes}), live and dead tuples, how many times autovacuum has run on
+ * them, and the WAL the whole server has written since the run started ({@code walBytes}). Long runs show whether bloat
+ * or vacuum changes the picture. Reads {@code pg_stat_user_tables}, whose tuple and vacuum counts the statistics
+ * collector updates every few hundred milliseconds, so they trail the sizes a little. On a server without these views
+ * (CockroachDB) every sample fails and the gauges stay out of the result.
+ */
+public final class PostgresGauges implements GaugeProbe {
+
+    private static final String TABLES = "SELECT coalesce(sum(pg_table_size(relid)), 0), "
+            + "coalesce(sum(pg_indexes_size(relid)), 0), coalesce(sum(n_live_tup), 0), coalesce(sum(n_dead_tup), 0), "
+            + "coalesce(sum(autovacuum_count), 0), coalesce(sum(vacuum_count), 0) "
+            + "FROM pg_stat_user_tables WHERE relname LIKE ANY (?)";
+
+    private final ConnectionSettings settings;
+    private final List<String> tablePatterns;
+    private Connection connection;
+    private Long walAtStart;
+
+    /**
+     * @param tablePatterns the tables to watch, as SQL LIKE patterns ({@code log_p%}, {@code consumer_offsets})
+     */
+    public PostgresGauges(ConnectionSettings settings, List<String> tablePatterns) {
+        this.settings = settings;
+        this.tablePatterns = List.copyOf(tablePatterns);
+    }
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public GaugeInfo.Kind kind() {
+        return GaugeInfo.Kind.LEVEL;
+    }
+
+    /** Every process reads the same server's tables: a merge takes the median reading, never the sum. */
+    @Override
+    public GaugeInfo.Merge merge(String gauge) {
+        return GaugeInfo.Merge.SERVER;
+    }
+
+    @Override
+    public Map<String, Long> sample() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = settings.connect();
+            connection.setAutoCommit(true);
+        }
+        try {
+            return read(connection);
+        } catch (SQLException e) {
+            close(); // reconnect next time: the server may have restarted
+            throw e;
+        }
+    }
+
+    private Map<String, Long> read(Connection c) throws SQLException {
+        Map<String, Long> figures = new LinkedHashMap<>();
+        Array patterns = c.createArrayOf("text", tablePatterns.toArray());
+        try (PreparedStatement p = c.prepareStatement(TABLES)) {
+            p.setArray(1, patterns);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                figures.put("tableBytes", rs.getLong(1));
+                figures.put("indexBytes", rs.getLong(2));
+                figures.put("liveTuples", rs.getLong(3));
+                figures.put("deadTuples", rs.getLong(4));
+                figures.put("autovacuumRuns", rs.getLong(5));
+                figures.put("vacuumRuns", rs.getLong(6));
+            }
+        }
+        long wal = WalBytes.read(c);
+        if (walAtStart == null) {
+            walAtStart = wal;
+        }
+        figures.put("walBytes", wal - walAtStart);
+        return figures;
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // a broken connection is closed enough
+            }
+            connection = null;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.gauntlet.sql.adversity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Plan files: what a valid one gives, how random starts are drawn, and one line for each way a plan is wrong. */
+class PlanFileTest {
+
+    private static final String PLAN = """
+            name: test
+            standby: async
+            recovery: {operation: newOrder, hold: 20s}
+            phases:
+              - {name: warmup, length: 10s, measured: false}
+              - {name: baseline, length: 30s}
+              - name: stalls
+                length: 2m
+                disruptions:
+                  - {kind: disk-stall, length: 5s, repeat: 4, random: true}
+                  - {kind: create-index, at: 1s, table: order_line, columns: [ol_w_id, ol_i_id]}
+              - name: outage
+                length: 1m
+                disruptions:
+                  - {kind: zone-outage, at: 5s, length: 30s}
+            """;
+
+    @Test
+    void aPlanGivesPhasesAndAScheduleThatTheSeedFixes() {
+        AdversityPlan plan = PlanFile.parse("test.yaml", PLAN);
+        assertEquals(Standby.ASYNC, plan.standby());
+        assertEquals("baseline", plan.recovery().baselinePhase(), "the first measured phase by default");
+        assertEquals("newOrder", plan.recovery().operation());
+        assertEquals(Duration.ofSeconds(20), plan.recovery().hold());
+        assertEquals(Duration.ofSeconds(220), plan.length());
+        assertEquals(List.of(false, true, true, true), plan.phasePlans().stream().map(p -> p.measured()).toList());
+        List<ScheduledDisruption> a = plan.schedule(7);
+        assertEquals(a, plan.schedule(7), "the same seed, the same times");
+        assertTrue(!a.equals(plan.schedule(8)), "another seed, other times");
+        List<ScheduledDisruption> stalls = a.stream().filter(s -> s.name().startsWith("disk-stall#")).toList();
+        assertEquals(4, stalls.size());
+        for (int i = 0; i < stalls.size(); i++) {
+            ScheduledDisruption s = stalls.get(i);
+            assertTrue(s.at().compareTo(Duration.ofSeconds(40)) >= 0 && s.at().plus(s.length())
+                    .compareTo(Duration.ofSeconds(160)) <= 0, "inside its phase: " + s);
+            if (i > 0) {
+                assertTrue(s.at().compareTo(stalls.get(i - 1).at().plus(Duration.ofSeconds(5))) >= 0, "no overlap");
+            }
+        }
+        ScheduledDisruption index = a.stream().filter(s -> s.name().equals("create-index")).findFirst().orElseThrow();
+        assertEquals(Duration.ofSeconds(41), index.at());
+        assertEquals("ol_w_id,ol_i_id", index.spec().option("columns"));
+        ScheduledDisruption outage = a.get(a.size() - 1);
+        assertEquals(Duration.ofSeconds(165), outage.at());
+        assertEquals("10s", outage.spec().option("promote-after"), "the kind's default");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "phases: []|the plan needs a list of phases",
+            "phases: [{name: a, length: 10s, measured: false}]|no phase is measured",
+            "phases: [{name: a}]|phase a: needs a positive length",
+            "phases: [{name: a, length: 10s}, {name: a, length: 5s}]|two phases are called a",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: meteor}]}]|unknown disruption 'meteor'; known: create-index",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: disk-stall}]}]|(disk-stall): needs a positive length",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: restart-fast, length: 5s}]}]|runs to completion and takes no length",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: vacuum-full}]}]|(vacuum-full): needs table",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: latency, length: 5s, latncy: 5ms}]}]|unknown key 'latncy'",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: latency, length: 5s, share: 2}]}]|share: '2' is not a share",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: disk-stall, length: 5s, repeat: 3}]}]|needs every: TIME or random: true",
+            "phases: [{name: a, length: 1m, disruptions: [{kind: vacuum-full, table: 'x; drop'}]}]|must be plain identifiers",
+            "phases: [{name: a, length: 10s}]\\nrecovery: {baseline: b}|baseline phase 'b' is not a phase of the plan",
+            "standby: maybe\\nphases: [{name: a, length: 10s}]|standby 'maybe' is not one of none, sync, async",
+            "phases: [{name: a, length: 10s}]\\nextra: 1|the plan: unknown key 'extra'",
+            "phases: [{name: a, length: fast}]|phase a: length: 'fast' is not a duration",
+            "a: [b|not valid YAML",
+    })
+    void badPlansAreOneLineNamingTheFileAndThePlace(String text, String expected) {
+        PlanFile.PlanException e = assertThrows(PlanFile.PlanException.class,
+                () -> PlanFile.parse("p.yaml", text.replace("\\n", "\n")));
+        assertTrue(e.getMessage().startsWith("p.yaml: "), e.getMessage());
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    }
+
+    @Test
+    void faultsThatWouldOverlapAreRefusedWhenScheduled() {
+        AdversityPlan overlapping = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 1m
+                    disruptions:
+                      - {kind: disk-stall, at: 10s, length: 10s}
+                      - {kind: latency, at: 15s, length: 10s}
+                """);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> overlapping.schedule(1));
+        assertTrue(e.getMessage().contains("disk-stall (at 10s for 10s) and latency (at 15s for 10s) overlap"),
+                e.getMessage());
+        AdversityPlan restartThenStall = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 1m
+                    disruptions:
+                      - {kind: restart-fast, at: 10s}
+                      - {kind: disk-stall, at: 20s, length: 5s}
+                """);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> restartThenStall.schedule(1)).getMessage()
+                .contains("restart-fast disturbs for about 15s"));
+        AdversityPlan stressOverlaps = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 1m
+                    disruptions:
+                      - {kind: cdc, length: 50s}
+                      - {kind: disk-stall, at: 20s, length: 5s}
+                """);
+        assertEquals(2, stressOverlaps.schedule(1).size(), "operational stress overlaps faults");
+        AdversityPlan tooMany = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 30s
+                    disruptions:
+                      - {kind: disk-stall, length: 10s, repeat: 3, random: true}
+                """);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> tooMany.schedule(1)).getMessage()
+                .contains("3 x disk-stall of 10s do not fit"));
+    }
+
+    @Test
+    void theShippedPlansAreValid() {
+        for (String name : List.of("pua-smoke.yaml", "pua-postgres.yaml")) {
+            Path file = Path.of("..", "plans", name);
+            AdversityPlan plan = PlanFile.read(file);
+            List<ScheduledDisruption> schedule = plan.schedule(42);
+            for (DisruptionKind kind : DisruptionKind.values()) {
+                assertTrue(schedule.stream().anyMatch(s -> s.spec().kind() == kind), name + " has no " + kind.label());
+            }
+        }
+        assertEquals(Standby.SYNC, PlanFile.read(Path.of("..", "plans", "pua-postgres.yaml")).standby());
+        // The failover-loss plan: one zone outage whose standby is held behind first, asynchronous by default.
+        AdversityPlan loss = PlanFile.read(Path.of("..", "plans", "pua-failover-loss.yaml"));
+        assertEquals(Standby.ASYNC, loss.standby());
+        List<ScheduledDisruption> outage = loss.schedule(42);
+        assertEquals(1, outage.size());
+        assertEquals(DisruptionKind.ZONE_OUTAGE, outage.get(0).spec().kind());
+        assertEquals(java.time.Duration.ofSeconds(5), outage.get(0).spec().durationOption("hold-standby"));
+    }
+}
