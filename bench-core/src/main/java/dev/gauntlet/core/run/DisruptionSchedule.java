@@ -1,0 +1,129 @@
+package dev.gauntlet.core.run;
+
+import dev.gauntlet.core.result.DisruptionRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Starts and stops the plan's disruptions at their times, each on a thread of its own (one that runs to
+ * completion must not hold up the next), and records what each did. At the end of the run it switches off any
+ * still on and records the ones that never started.
+ */
+final class DisruptionSchedule {
+
+    private final List<Scheduled> scheduled = new ArrayList<>();
+    private final IntervalClock clock;
+    private final BooleanSupplier stopping;
+
+    /** One planned disruption and what it did; fields written by its thread, read after it is joined. */
+    private final class Scheduled implements Runnable {
+        final DisruptionPlan plan;
+        final long startAt;
+        final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+        volatile Double started;
+        volatile Double ended;
+        volatile boolean on;
+        volatile boolean failed;
+        Thread thread;
+
+        Scheduled(DisruptionPlan plan, long runStart) {
+            this.plan = plan;
+            this.startAt = runStart + plan.at().toNanos();
+        }
+
+        @Override
+        public void run() {
+            try {
+                if (!sleepUntil(startAt)) {
+                    return;
+                }
+                started = clock.seconds(System.nanoTime());
+                on = true;
+                plan.disruption().start(notes::add);
+                if (plan.length() == null) {
+                    ended = clock.seconds(System.nanoTime());
+                    on = false;
+                    return;
+                }
+                sleepUntil(startAt + plan.length().toNanos());
+                switchOff();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception | LinkageError e) {
+                failed = true;
+                notes.add(plan.disruption().name() + " failed: " + e);
+                switchOff();
+            }
+        }
+
+        /** Undoes a disruption that is on; safe to call twice. */
+        synchronized void switchOff() {
+            if (!on) {
+                return;
+            }
+            on = false;
+            try {
+                plan.disruption().stop(notes::add);
+            } catch (Exception | LinkageError e) {
+                failed = true;
+                notes.add("stopping " + plan.disruption().name() + " failed: " + e);
+            }
+            ended = clock.seconds(System.nanoTime());
+        }
+
+        DisruptionRecord record() {
+            Double plannedEnd = plan.length() == null ? null
+                    : (plan.at().toNanos() + plan.length().toNanos()) / 1e9;
+            String outcome = started == null ? DisruptionRecord.NOT_STARTED
+                    : failed ? DisruptionRecord.FAILED : DisruptionRecord.DONE;
+            List<String> all = new ArrayList<>(notes);
+            if (started == null) {
+                all.add("the run ended before its start");
+            }
+            return new DisruptionRecord(plan.disruption().name(), plan.at().toNanos() / 1e9, plannedEnd, started,
+                    ended, outcome, all);
+        }
+    }
+
+    /** @param stopping whether the run is ending: a disruption not yet started then never starts */
+    DisruptionSchedule(List<DisruptionPlan> plans, IntervalClock clock, BooleanSupplier stopping) {
+        this.clock = clock;
+        this.stopping = stopping;
+        plans.forEach(p -> scheduled.add(new Scheduled(p, clock.start())));
+    }
+
+    void start() {
+        for (Scheduled s : scheduled) {
+            s.thread = new Thread(s, "gauntlet-disruption-" + s.plan.disruption().name());
+            s.thread.setDaemon(true);
+            s.thread.start();
+        }
+    }
+
+    /** Waits until {@code at}, or returns false when the run is stopping first. */
+    private boolean sleepUntil(long at) throws InterruptedException {
+        for (long left = at - System.nanoTime(); left > 0; left = at - System.nanoTime()) {
+            if (stopping.getAsBoolean()) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+        }
+        return !stopping.getAsBoolean();
+    }
+
+    /** Called when the run has ended: nothing stays disrupted; what each disruption did, in plan order. */
+    List<DisruptionRecord> finish() throws InterruptedException {
+        for (Scheduled s : scheduled) {
+            if (s.thread == null) {
+                continue;
+            }
+            s.thread.interrupt();
+            s.thread.join(TimeUnit.SECONDS.toMillis(30));
+            s.switchOff();
+        }
+        return scheduled.stream().map(Scheduled::record).toList();
+    }
+}

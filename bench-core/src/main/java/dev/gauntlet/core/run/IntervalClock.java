@@ -1,0 +1,68 @@
+package dev.gauntlet.core.run;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * When a run's intervals close: every {@code reportEvery} from the start, and exactly at every phase boundary (the
+ * end is one). A phase without a length (a run of so many iterations) never ends by the clock.
+ */
+final class IntervalClock {
+
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final long startNanos;
+    private final long everyNanos;
+    private final long[] phaseEnds;
+
+    IntervalClock(long startNanos, long everyNanos, List<PhasePlan> timeline) {
+        this.startNanos = startNanos;
+        this.everyNanos = everyNanos;
+        this.phaseEnds = new long[timeline.size()];
+        long boundary = startNanos;
+        for (int i = 0; i < timeline.size(); i++) {
+            Duration length = timeline.get(i).length();
+            boundary = length == null ? NO_DEADLINE : boundary + length.toNanos();
+            phaseEnds[i] = boundary;
+        }
+    }
+
+    long start() {
+        return startNanos;
+    }
+
+    long everyNanos() {
+        return everyNanos;
+    }
+
+    /** When phase {@code index} ends ({@link #NO_DEADLINE} for none). */
+    long phaseEnd(int index) {
+        return phaseEnds[index];
+    }
+
+    /** The run's end by the clock: the last phase's end. */
+    long end() {
+        return phaseEnds[phaseEnds.length - 1];
+    }
+
+    /** The first regular tick after {@code now}. */
+    long nextTick(long now) {
+        return startNanos + ((now - startNanos) / everyNanos + 1) * everyNanos;
+    }
+
+    /** The first interval close after {@code after}: the next regular tick or phase boundary. */
+    long nextClose(long after) {
+        long close = nextTick(after);
+        for (long boundary : phaseEnds) {
+            if (boundary > after && boundary < close) {
+                close = boundary;
+            }
+        }
+        return close;
+    }
+
+    /** Seconds from the run's start to {@code nanoTime}. */
+    double seconds(long nanoTime) {
+        return (nanoTime - startNanos) / 1e9;
+    }
+}
