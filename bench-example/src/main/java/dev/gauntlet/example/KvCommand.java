@@ -2,16 +2,18 @@ package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.VersionProvider;
-import dev.gauntlet.core.cli.WorkloadCommand;
+import dev.gauntlet.example.schema.KvSchema;
+import dev.gauntlet.sql.cli.SqlWorkload;
+import dev.gauntlet.sql.cli.SqlWorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
- * {@code bench-kv}: the example workload of {@code docs/adding-a-workload.md}. Without a command it runs the default
+ * {@code bench-kv}: the example workload of {@code docs/adding-a-workload.md}. Its init, run, check and drop are the
+ * generic ones of {@link SqlWorkloadCommand}, driven by {@link KvDefinition}; without a command it runs the default
  * job on the embedded PostgreSQL.
  */
 @Command(name = "bench-kv", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
         description = {"A key-value read/write mix over JDBC: gets and puts of single keys, chosen uniformly.",
                 "Without a command: the default job, 'bench-kv run " + KvCommand.DEFAULT_JOB_TEXT + "'."},
         footer = {"", "Typical use: init --keys 100000, then run --read-percent 50 --duration 60s, then check.",
@@ -20,18 +22,23 @@ import picocli.CommandLine.Command;
                         + " on the embedded PostgreSQL",
                 "  bench-kv run --help     # every option of a run",
                 "  bench-kv run --init --url jdbc:postgresql://host:5432/db --user bench --read-percent 50"})
-public final class KvCommand extends WorkloadCommand {
+public final class KvCommand extends SqlWorkloadCommand<KvSchema.Loaded, KvDefinition.Prepared> {
 
-    static final String NAME = "kv";
-    static final List<String> DEFAULT_JOB = List.of("--init", "--duration", "20s");
     static final String DEFAULT_JOB_TEXT = "--init --duration 20s";
+
+    private final KvDefinition definition = new KvDefinition();
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new KvCommand(), args);
     }
 
     @Override
+    protected SqlWorkload<KvSchema.Loaded, KvDefinition.Prepared> definition() {
+        return definition;
+    }
+
+    @Override
     protected List<String> defaultJob() {
-        return DEFAULT_JOB;
+        return List.of(DEFAULT_JOB_TEXT.split(" "));
     }
 }

@@ -20,6 +20,9 @@ public final class GauntletCommandLine {
 
     public static CommandLine create(Object rootCommand) {
         CommandLine cli = new CommandLine(rootCommand);
+        if (rootCommand instanceof WorkloadCommand workload) {
+            workload.addCommands(cli);
+        }
         if (!cli.getSubcommands().containsKey("report")) {
             cli.addSubcommand("report", new ReportCommand());
         }

@@ -20,6 +20,13 @@ public abstract class WorkloadCommand implements Runnable, picocli.CommandLine.I
         return java.util.List.of();
     }
 
+    /**
+     * Adds commands made at run time (a SQL workload's generic init, run, check and drop) to the command line of this
+     * program; called once by {@link GauntletCommandLine#create} before parsing. None by default.
+     */
+    protected void addCommands(picocli.CommandLine cli) {
+    }
+
     @Override
     public void run() {
         if (!spec.commandLine().getSubcommands().containsKey("run")) { // no default job: explain the commands

@@ -16,7 +16,10 @@ public final class KvSchema {
     private KvSchema() {
     }
 
-    /** What is loaded: the number of keys and the value length, read from the data itself. */
+    /**
+     * What is loaded: the number of keys (the highest key + 1, as keys are {@code 0..keys-1}: a key lost below it is
+     * still in the range the checks look for) and the value length, read from the data itself.
+     */
     public record Loaded(long keys, int valueSize) {
     }
 
@@ -50,7 +53,7 @@ public final class KvSchema {
             }
         }
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*), coalesce(max(length(v)), 0) FROM kv")) {
+                ResultSet rs = s.executeQuery("SELECT coalesce(max(k), -1) + 1, coalesce(max(length(v)), 0) FROM kv")) {
             rs.next();
             return new Loaded(rs.getLong(1), rs.getInt(2));
         }
