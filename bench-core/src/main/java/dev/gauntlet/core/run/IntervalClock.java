@@ -5,7 +5,9 @@ import java.util.List;
 
 /**
  * When a run's intervals close: every {@code reportEvery} from the start, and exactly at every phase boundary (the
- * end is one). A phase without a length (a run of so many iterations) never ends by the clock.
+ * end is one). A phase without a length (a run of so many iterations) never ends by the clock; a phase that ends on
+ * its condition ends where {@link #endPhaseAt} says, and the phases after it move up by as much. Read from any
+ * thread; moved only by the thread that closes intervals.
  */
 final class IntervalClock {
 
@@ -13,18 +15,31 @@ final class IntervalClock {
 
     private final long startNanos;
     private final long everyNanos;
-    private final long[] phaseEnds;
+    private volatile long[] phaseEnds;
 
     IntervalClock(long startNanos, long everyNanos, List<PhasePlan> timeline) {
         this.startNanos = startNanos;
         this.everyNanos = everyNanos;
-        this.phaseEnds = new long[timeline.size()];
+        long[] ends = new long[timeline.size()];
         long boundary = startNanos;
         for (int i = 0; i < timeline.size(); i++) {
             Duration length = timeline.get(i).length();
             boundary = length == null ? NO_DEADLINE : boundary + length.toNanos();
-            phaseEnds[i] = boundary;
+            ends[i] = boundary;
         }
+        this.phaseEnds = ends;
+    }
+
+    /** Phase {@code index} ends at {@code at}, earlier than planned; the later phases keep their lengths. */
+    void endPhaseAt(int index, long at) {
+        long[] ends = phaseEnds.clone();
+        long earlier = ends[index] - at;
+        for (int i = index; i < ends.length; i++) {
+            if (ends[i] != NO_DEADLINE) {
+                ends[i] -= earlier;
+            }
+        }
+        phaseEnds = ends;
     }
 
     long start() {

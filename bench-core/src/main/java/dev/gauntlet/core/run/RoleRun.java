@@ -13,6 +13,7 @@ final class RoleRun<S> {
     /** Open loop: set when the role starts (at the run's start, or when the role it waits for is ready). */
     volatile RateSchedule schedule;
     volatile boolean started;
+    private volatile long retiredAt = IntervalClock.NO_DEADLINE;
     /** Seconds into the run when it started. */
     volatile double startedAt;
     final List<SimulatedClient<S>> clients = new ArrayList<>();
@@ -49,6 +50,20 @@ final class RoleRun<S> {
         }
     }
 
+    /**
+     * The role stops issuing at {@code at} (where a phase it is left out of begins): its clients finish as a worker
+     * next serves them, and what they were due to run before {@code at} and did not is unissued. It does not come
+     * back.
+     */
+    void retireAt(long at) {
+        retiredAt = at;
+    }
+
+    /** When the role stopped issuing, or never ({@link IntervalClock#NO_DEADLINE}). */
+    long retiredAt() {
+        return retiredAt;
+    }
+
     /** A client finished its first operation; the last one to do so starts the roles waiting for this one. */
     void clientReady() {
         if (notReady.decrementAndGet() == 0) {
@@ -66,7 +81,8 @@ final class RoleRun<S> {
         if (schedule == null) {
             return;
         }
-        long due = schedule.dueBefore(endAt);
+        long end = Math.min(endAt, retiredAt);
+        long due = schedule.dueBefore(end);
         int next = 0;
         for (long k = schedule.taken(); k < due; k++) {
             String op = null;
@@ -78,7 +94,7 @@ final class RoleRun<S> {
             if (op == null) {
                 op = stats.firstOperationName();
             }
-            stats.stats(op).recordUnissued(endAt - schedule.intendedStart(k));
+            stats.stats(op).recordUnissued(end - schedule.intendedStart(k));
             count.unissued.increment();
         }
     }

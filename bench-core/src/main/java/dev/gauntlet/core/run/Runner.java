@@ -59,7 +59,8 @@ public final class Runner<S> {
     /** When a stop was requested (Ctrl-C, a fatal error): the run's end for everything measured. */
     private volatile long stopAtNanos = NO_DEADLINE;
     private long startNanos;
-    private long endNanos = NO_DEADLINE;
+    /** The end by the clock; earlier when a last phase ends on its condition. */
+    private volatile long endNanos = NO_DEADLINE;
     private IntervalClock clock;
     private final List<RoleRun<S>> roles = new ArrayList<>();
 
@@ -138,6 +139,7 @@ public final class Runner<S> {
                 byName.get(role.after()).followers.add(state);
             }
         }
+        scheduleRetirements(timeline);
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < Math.min(plan.workers(), plan.clients()); i++) {
             int stripe = i;
@@ -202,12 +204,27 @@ public final class Runner<S> {
      * flight drain).
      */
     private void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
+        List<PhasePlan> timeline = plan.timeline();
+        long nextAsk = startNanos;
         while (clientsDone.getCount() > 0 && !stopping) {
             long now = System.nanoTime();
             if (now >= endNanos) {
                 return;
             }
-            long next = accounts.nextClose();
+            int phase = accounts.phaseIndex;
+            Condition until = timeline.get(phase).until();
+            if (until != null && now >= nextAsk) {
+                nextAsk = now + TimeUnit.MILLISECONDS.toNanos(Condition.POLL_MILLIS);
+                if (holds(until)) {
+                    clock.endPhaseAt(phase, now);
+                    endNanos = clock.end();
+                    scheduleRetirements(timeline);
+                    if (phase == timeline.size() - 1) {
+                        return; // the final interval is closed after operations in flight drain
+                    }
+                }
+            }
+            long next = until == null ? accounts.nextClose() : Math.min(accounts.nextClose(), nextAsk);
             if (now < next) {
                 synchronized (wakeReporter) {
                     if (clientsDone.getCount() > 0 && !stopping) {
@@ -217,6 +234,31 @@ public final class Runner<S> {
                 continue;
             }
             accounts.tick(now);
+        }
+    }
+
+    /**
+     * A role stops issuing where the first phase that leaves it out begins, by the clock (workers compare it with
+     * their own clock reads, so the boundary holds however late this thread gets to close the interval); again after
+     * a phase ends early on its condition.
+     */
+    private void scheduleRetirements(List<PhasePlan> timeline) {
+        for (RoleRun<S> r : roles) {
+            for (int i = 0; i < timeline.size(); i++) {
+                if (!timeline.get(i).runs(r.role.name())) {
+                    r.retireAt(i == 0 ? startNanos : clock.phaseEnd(i - 1));
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Whether a phase's condition holds; one that throws does not. */
+    private static boolean holds(Condition until) {
+        try {
+            return until.holds();
+        } catch (Exception e) {
+            return false;
         }
     }
 
@@ -280,7 +322,7 @@ public final class Runner<S> {
     private void serve(SimulatedClient<S> c, int stripe) {
         long now = System.nanoTime();
         while (true) {
-            if (stopping || now >= endNanos) {
+            if (stopping || now >= endNanos || now >= c.role.retiredAt()) {
                 finish(c);
                 return;
             }
@@ -520,7 +562,7 @@ public final class Runner<S> {
             }
             c.done = true;
         }
-        long end = runEnd();
+        long end = Math.min(runEnd(), c.role.retiredAt());
         if (c.pending != null && c.firstIntended < end) {
             c.statsOf(c.pending).recordUnissued(end - c.firstIntended);
             c.role.count.unissued.increment();

@@ -776,4 +776,54 @@ class RunnerTest {
             assertEquals(op.count() + op.errors(), role.issued(), role.name());
         }
     }
+
+    @Test
+    void aDrainPhaseRunsTheReadersAloneUntilTheBacklogIsGone() throws Exception {
+        AtomicLong backlog = new AtomicLong();
+        Operation<Integer> write = Operation.of("write", s -> {
+            Thread.sleep(1);
+            backlog.incrementAndGet();
+        });
+        Operation<Integer> read = Operation.of("read", s -> {
+            Thread.sleep(4);
+            backlog.updateAndGet(n -> Math.max(0, n - 1));
+        });
+        Workload<Integer> queue = new Workload<>() {
+            @Override
+            public List<String> operationNames() {
+                return List.of("write", "read");
+            }
+
+            @Override
+            public ClientScript<Integer> client(ClientId id, SplittableRandom random) {
+                Operation<Integer> op = id.role().equals("writers") ? write : read;
+                return () -> Step.now(op);
+            }
+        };
+        List<Long> backlogWhenAsked = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Condition drained = () -> {
+            backlogWhenAsked.add(backlog.get());
+            return backlog.get() == 0;
+        };
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop("writers", 2)).role(Role.closedLoop("readers", 2))
+                .phase(PhasePlan.measured("measure", Duration.ofMillis(500)))
+                .phase(new PhasePlan("drain", Duration.ofSeconds(20), false).onlyRoles("readers").until(drained))
+                .reportEvery(Duration.ofSeconds(10)).build();
+        long start = System.nanoTime();
+        RunRecord r = run(plan, queue, SyntheticTarget.direct());
+        double took = (System.nanoTime() - start) / 1e9;
+
+        assertEquals(List.of("measure", "drain"), r.phases().stream().map(Phase::name).toList());
+        Phase drain = r.phases().get(1);
+        assertTrue(backlogWhenAsked.get(0) > 0, "the writers left a backlog: " + backlogWhenAsked.get(0));
+        assertEquals(0, backlog.get(), "the readers read it all");
+        assertTrue(took < 15, "the phase ended on its condition, well before its 20 s limit: " + took + " s");
+        assertEquals(drain.endSeconds(), r.intervals().get(r.intervals().size() - 1).t(), 0.2,
+                "the last interval ends with the drain");
+        var drainWrites = drain.operations().get("write");
+        // Writers stop at the boundary by the clock: at most the write each had in flight then lands in the drain.
+        assertTrue(drainWrites == null || drainWrites.count() <= 2, "no writer runs in the drain: " + drainWrites);
+        assertTrue(drain.operations().get("read").count() > 0, "the readers do");
+        assertEquals(0.5, r.measuredSeconds(), 0.1, "the drain is not measured");
+    }
 }
