@@ -101,6 +101,6 @@ public final class RunCommand implements Callable<Integer> {
         } catch (SQLException e) {
             checks.add(Check.fail("kv checks", "could not run: " + SqlStates.message(e)));
         }
-        return r.withMetricsAndChecks(metrics, checks);
+        return r.toBuilder().metrics(metrics).checks(checks).build();
     }
 }
