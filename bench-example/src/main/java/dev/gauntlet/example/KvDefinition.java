@@ -164,6 +164,6 @@ final class KvDefinition implements SqlWorkload<KvSchema.Loaded, KvDefinition.Pr
         List<Check> checks = new ArrayList<>(r.checks());
         checks.add(p.ledger().check(c, r));
         checks.addAll(KvChecks.run(c, p.loaded().keys(), p.loaded().valueSize()));
-        return r.withMetricsAndChecks(metrics, checks);
+        return r.toBuilder().metrics(metrics).checks(checks).build();
     }
 }

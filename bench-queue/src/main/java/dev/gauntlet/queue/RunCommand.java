@@ -361,6 +361,6 @@ public final class RunCommand implements Callable<Integer> {
             cost.addTo(m, writeMiB);
             System.out.println(cost.line(writeMiB));
         }
-        return r.withMetricsAndChecks(m, checks);
+        return r.toBuilder().metrics(m).checks(checks).build();
     }
 }

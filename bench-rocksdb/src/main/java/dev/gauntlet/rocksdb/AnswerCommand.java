@@ -81,7 +81,8 @@ public final class AnswerCommand implements Callable<Integer> {
             for (FillOrder order : List.of(FillOrder.SEQ, FillOrder.RANDOM)) {
                 for (boolean manual : List.of(false, true)) {
                     String name = order.benchmark() + (manual ? "-manual-flush" : "-auto-flush");
-                    FillSettings settings = FillSettings.defaults(order, num, new WalSettings(false, manual, false));
+                    FillSettings settings = FillSettings.defaults(order, num,
+                            WalSettings.autoFlush().withManualWalFlush(manual));
                     FillSeries.Figures f = series.run(settings, repeat, dbRoot.resolve(name), false,
                             outDir.resolve(name), seed, null);
                     rows.add(row(order, manual, f.combined()));

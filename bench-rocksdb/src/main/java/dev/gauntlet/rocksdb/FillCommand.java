@@ -154,7 +154,8 @@ public final class FillCommand implements Callable<Integer> {
             orders.add(FillOrder.ofBenchmark(b));
         }
         FlushWalPolicy policy = FlushWalPolicy.parse(flushWal);
-        WalSettings wal = new WalSettings(sync, manualWalFlush, disableWal);
+        WalSettings wal = WalSettings.autoFlush().withSync(sync).withManualWalFlush(manualWalFlush)
+                .withWalDisabled(disableWal);
         if (disableWal && policy.kind() != FlushWalPolicy.Kind.NEVER) {
             throw new BadInputException("--flush-wal " + policy + " has no WAL to flush with --disable-wal; drop one of them");
         }

@@ -316,7 +316,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             checks.add(nothingLost(s));
         }
-        return r.withMetricsAndChecks(TpccFigures.metrics(r, s.active(), waits), checks);
+        return r.toBuilder().metrics(TpccFigures.metrics(r, s.active(), waits)).checks(checks).build();
     }
 
     private static Check nothingLost(Setup s) {

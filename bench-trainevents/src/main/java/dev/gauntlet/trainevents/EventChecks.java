@@ -54,31 +54,38 @@ public final class EventChecks {
         String status = Variant.STATUS;
         String archive = Variant.ARCHIVE;
         List<SqlCheck> checks = new ArrayList<>();
-        checks.add(new SqlCheck("no event both live and archived",
-                "SELECT e.id FROM " + events + " e JOIN " + archive + " a ON a.id = e.id", "id", false, false));
-        checks.add(new SqlCheck("every live event has its status row",
-                "SELECT e.id FROM " + events + " e WHERE NOT EXISTS (SELECT 1 FROM " + status
-                        + " s WHERE s.event_id = e.id)", "id", false, false));
-        checks.add(new SqlCheck("every status row has its event",
-                "SELECT s.event_id AS id FROM " + status + " s WHERE NOT EXISTS (SELECT 1 FROM " + events
-                        + " e WHERE e.id = s.event_id)", "id", false, false));
-        checks.add(new SqlCheck("only COMPLETE and FAILED events archived",
-                "SELECT id, final_status FROM " + archive + " WHERE final_status NOT IN ('COMPLETE', 'FAILED')",
-                "id", false, false));
-        checks.add(new SqlCheck("each payload's lifecycle equals its status",
-                "SELECT e.id, s.status, " + v.json("e.payload") + "->>'lifecycle' AS lifecycle FROM " + events
-                        + " e JOIN " + status + " s ON s.event_id = e.id WHERE s.status IS DISTINCT FROM "
+        checks.add(SqlCheck.named("no event both live and archived")
+                .violations("SELECT e.id FROM " + events + " e JOIN " + archive + " a ON a.id = e.id")
+                .rowKey("id").build());
+        checks.add(SqlCheck.named("every live event has its status row")
+                .violations("SELECT e.id FROM " + events + " e WHERE NOT EXISTS (SELECT 1 FROM " + status
+                        + " s WHERE s.event_id = e.id)")
+                .rowKey("id").build());
+        checks.add(SqlCheck.named("every status row has its event")
+                .violations("SELECT s.event_id AS id FROM " + status + " s WHERE NOT EXISTS (SELECT 1 FROM " + events
+                        + " e WHERE e.id = s.event_id)")
+                .rowKey("id").build());
+        checks.add(SqlCheck.named("only COMPLETE and FAILED events archived")
+                .violations("SELECT id, final_status FROM " + archive
+                        + " WHERE final_status NOT IN ('COMPLETE', 'FAILED')")
+                .rowKey("id").build());
+        checks.add(SqlCheck.named("each payload's lifecycle equals its status")
+                .violations("SELECT e.id, s.status, " + v.json("e.payload") + "->>'lifecycle' AS lifecycle FROM "
+                        + events + " e JOIN " + status + " s ON s.event_id = e.id WHERE s.status IS DISTINCT FROM "
                         + v.json("e.payload") + "->>'lifecycle' UNION ALL SELECT id, final_status, "
                         + v.json("payload") + "->>'lifecycle' FROM " + archive + " WHERE final_status IS DISTINCT FROM "
-                        + v.json("payload") + "->>'lifecycle'", "id", false, false));
+                        + v.json("payload") + "->>'lifecycle'")
+                .rowKey("id").build());
         for (String table : List.of(events, archive)) {
             String p = v.json("payload");
-            checks.add(new SqlCheck("event_type, authority_id, train_id equal the payload's values in " + table,
-                    "SELECT id, event_type, authority_id, train_id, " + p + "->>'eventType' AS \"payload eventType\" FROM "
-                            + table + " WHERE event_type IS DISTINCT FROM " + p + "->>'eventType' "
+            checks.add(SqlCheck.named("event_type, authority_id, train_id equal the payload's values in " + table)
+                    .violations("SELECT id, event_type, authority_id, train_id, " + p
+                            + "->>'eventType' AS \"payload eventType\" FROM " + table
+                            + " WHERE event_type IS DISTINCT FROM " + p + "->>'eventType' "
                             + "OR authority_id IS DISTINCT FROM " + p + "#>>'{authority,id}' "
                             + "OR train_id IS DISTINCT FROM " + p + "#>>'{train,id}' "
-                            + "OR id::text IS DISTINCT FROM " + p + "->>'eventId'", "id", false, false));
+                            + "OR id::text IS DISTINCT FROM " + p + "->>'eventId'")
+                    .rowKey("id").build());
         }
         return checks;
     }
@@ -140,14 +147,16 @@ public final class EventChecks {
         }
         List<SqlCheck> checks = new ArrayList<>();
         // An event the driver heard added, processed or archived was in the tables: it must still be (once, DISTINCT).
-        checks.add(new SqlCheck("every event added is live or archived (none lost)",
-                "SELECT DISTINCT l.id FROM " + ledgerTable + " l WHERE l.certain AND NOT EXISTS (SELECT 1 FROM "
-                        + Variant.EVENTS + " e WHERE e.id = l.id) AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
-                        + " a WHERE a.id = l.id)", "id", false, false));
-        checks.add(new SqlCheck("no event the driver did not add",
-                "SELECT x.id FROM (SELECT id FROM " + Variant.EVENTS + " UNION ALL SELECT id FROM " + Variant.ARCHIVE
-                        + ") x WHERE NOT EXISTS (SELECT 1 FROM " + ledgerTable + " l WHERE l.id = x.id AND l.state = "
-                        + "'PENDING')", "id", false, false));
+        checks.add(SqlCheck.named("every event added is live or archived (none lost)")
+                .violations("SELECT DISTINCT l.id FROM " + ledgerTable + " l WHERE l.certain "
+                        + "AND NOT EXISTS (SELECT 1 FROM " + Variant.EVENTS + " e WHERE e.id = l.id) "
+                        + "AND NOT EXISTS (SELECT 1 FROM " + Variant.ARCHIVE + " a WHERE a.id = l.id)")
+                .rowKey("id").build());
+        checks.add(SqlCheck.named("no event the driver did not add")
+                .violations("SELECT x.id FROM (SELECT id FROM " + Variant.EVENTS + " UNION ALL SELECT id FROM "
+                        + Variant.ARCHIVE + ") x WHERE NOT EXISTS (SELECT 1 FROM " + ledgerTable
+                        + " l WHERE l.id = x.id AND l.state = 'PENDING')")
+                .rowKey("id").build());
         SqlCheck undone = noneUndone(ledgerTable);
         checks.add(undone);
         checks.addAll(tables(v));
@@ -183,15 +192,17 @@ public final class EventChecks {
                 + "count(*) FILTER (WHERE l.state IN ('COMPLETE', 'FAILED')), "
                 + "count(*) FILTER (WHERE l.state = 'ARCHIVED')) AS most "
                 + "FROM " + ledgerTable + " l WHERE l.certain AND l.state <> 'PENDING' GROUP BY l.id";
-        return new SqlCheck(NONE_UNDONE,
-                "SELECT h.id, (SELECT string_agg(x.state, ',' ORDER BY " + rank("x.state") + ", x.state) FROM "
-                        + ledgerTable + " x WHERE x.id = h.id AND x.certain AND x.state <> 'PENDING') AS heard, "
+        return SqlCheck.named(NONE_UNDONE)
+                .violations("SELECT h.id, (SELECT string_agg(x.state, ',' ORDER BY " + rank("x.state")
+                        + ", x.state) FROM " + ledgerTable
+                        + " x WHERE x.id = h.id AND x.certain AND x.state <> 'PENDING') AS heard, "
                         + "CASE WHEN a.id IS NOT NULL THEN 'ARCHIVED(' || a.final_status || ')' ELSE s.status END "
                         + "AS found FROM (" + heard + ") h LEFT JOIN " + Variant.ARCHIVE + " a ON a.id = h.id "
                         + "LEFT JOIN " + Variant.STATUS + " s ON s.event_id = h.id "
                         + "WHERE (a.id IS NOT NULL OR s.event_id IS NOT NULL) AND (" + found + " < h.furthest "
                         + "OR (h.terminal IS NOT NULL AND " + foundTerminal + " IS DISTINCT FROM h.terminal) "
-                        + "OR h.most > 1)", "id", false, false);
+                        + "OR h.most > 1)")
+                .rowKey("id").build();
     }
 
     /**

@@ -204,7 +204,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "checked by worker 0/%d against every worker's ledger%n", s.ledger.size(),
                     s.ledger.uncertainSize(), s.ledger.stepsSize(), s.split.share().count());
         }
-        return r.withMetricsAndChecks(m, checks);
+        return r.toBuilder().metrics(m).checks(checks).build();
     }
 
     /** This run's checks; in a split run, worker 0's over every worker's stored ledger, none in the others. */

@@ -214,10 +214,27 @@ public final class Benchmark {
                 }
             }
         }
-        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), Provenance.tool(tool), workload,
-                spec.variant(), commandLine(), record.startedAt().toString(), record.endedAt().toString(),
-                record.measuredSeconds(), p.clients(), spec.environment(), parameters, record.operations(),
-                metrics.values(), metrics.info(), record.intervals(), record.phases(), record.errors(), List.of(),
-                List.of(), record.observations(), record.gauges(), record.roles(), record.disruptions());
+        return RunResult.builder()
+                .runId(RunResult.newRunId())
+                .tool(Provenance.tool(tool))
+                .workload(workload)
+                .variant(spec.variant())
+                .command(commandLine())
+                .startedAt(record.startedAt().toString())
+                .endedAt(record.endedAt().toString())
+                .measuredSeconds(record.measuredSeconds())
+                .clients(p.clients())
+                .environment(spec.environment())
+                .parameters(parameters)
+                .operations(record.operations())
+                .metrics(metrics)
+                .intervals(record.intervals())
+                .phases(record.phases())
+                .errors(record.errors())
+                .observations(record.observations())
+                .gauges(record.gauges())
+                .roles(record.roles())
+                .disruptions(record.disruptions())
+                .build();
     }
 }

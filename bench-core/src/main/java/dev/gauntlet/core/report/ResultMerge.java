@@ -103,14 +103,30 @@ public final class ResultMerge {
         double measured = measuredEnd - measuredStart;
         RunResult first = runs.get(0);
         Metrics metrics = metrics(runs);
-        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
-                first.variant(), first.command(), earliest(runs), latest(runs), measured,
-                runs.stream().mapToInt(RunResult::clients).sum(), environment(runs), parameters(runs, metrics, share),
-                operations(runs), metrics.values(), metrics.info(), intervals(runs, origin, gaugeRules(runs)),
-                phases(runs, origin), errors(runs), checks(runs), ids,
-                observations(runs.stream().map(RunResult::observations).toList()),
-                gaugeSummaries(runs), roles(runs),
-                runs.stream().flatMap(r -> r.disruptions().stream()).toList());
+        return RunResult.builder()
+                .runId(RunResult.newRunId())
+                .tool(first.tool())
+                .workload(first.workload())
+                .variant(first.variant())
+                .command(first.command())
+                .startedAt(earliest(runs))
+                .endedAt(latest(runs))
+                .measuredSeconds(measured)
+                .clients(runs.stream().mapToInt(RunResult::clients).sum())
+                .environment(environment(runs))
+                .parameters(parameters(runs, metrics, share))
+                .operations(operations(runs))
+                .metrics(metrics)
+                .intervals(intervals(runs, origin, gaugeRules(runs)))
+                .phases(phases(runs, origin))
+                .errors(errors(runs))
+                .checks(checks(runs))
+                .mergedRunIds(ids)
+                .observations(observations(runs.stream().map(RunResult::observations).toList()))
+                .gauges(gaugeSummaries(runs))
+                .roles(roles(runs))
+                .disruptions(runs.stream().flatMap(r -> r.disruptions().stream()).toList())
+                .build();
     }
 
     private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {

@@ -19,6 +19,10 @@ import java.util.Optional;
  * Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
+ *
+ * <p>Code makes one with {@link #builder()}, naming each field it sets, and copies one with a field changed with
+ * {@link #toBuilder()}, e.g. {@code result.toBuilder().checks(checks).build()}; the canonical constructor is for
+ * Jackson, which reads {@code result.json} through it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(
@@ -151,17 +155,209 @@ public record RunResult(
         return runId == null ? List.of() : List.of(runId);
     }
 
-    /** A copy with derived figures (metrics and checks) added by the workload after the run. */
-    public RunResult withMetricsAndChecks(Metrics newMetrics, List<Check> newChecks) {
-        return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
-                measuredSeconds, clients, environment, parameters, operations, newMetrics.values(), newMetrics.info(),
-                intervals, phases, errors, newChecks, mergedRunIds, observations, gauges, roles, disruptions);
+    /**
+     * A result to fill in, field by field: of the current {@link #SCHEMA_VERSION}, with no run id (give one, usually
+     * {@link #newRunId()}), every list and map empty, and every other field null or zero until set.
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A copy whose disruption records are replaced (e.g. with their recovery verdicts). */
-    public RunResult withDisruptions(List<DisruptionRecord> newDisruptions) {
-        return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
-                measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals, phases,
-                errors, checks, mergedRunIds, observations, gauges, roles, newDisruptions);
+    /**
+     * A builder holding this result's fields, to make a copy with some of them changed (the workload's metrics and
+     * checks added after the run, disruption records with their recovery verdicts).
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.schemaVersion = schemaVersion;
+        b.runId = runId;
+        b.tool = tool;
+        b.workload = workload;
+        b.variant = variant;
+        b.command = command;
+        b.startedAt = startedAt;
+        b.endedAt = endedAt;
+        b.measuredSeconds = measuredSeconds;
+        b.clients = clients;
+        b.environment = environment;
+        b.parameters = parameters;
+        b.operations = operations;
+        b.metrics = metrics;
+        b.metricInfo = metricInfo;
+        b.intervals = intervals;
+        b.phases = phases;
+        b.errors = errors;
+        b.checks = checks;
+        b.mergedRunIds = mergedRunIds;
+        b.observations = observations;
+        b.gauges = gauges;
+        b.roles = roles;
+        b.disruptions = disruptions;
+        return b;
+    }
+
+    /** A {@link RunResult} under construction; see {@link RunResult#builder()}. Each setter names a field. */
+    public static final class Builder {
+
+        private int schemaVersion = SCHEMA_VERSION;
+        private String runId;
+        private Tool tool;
+        private String workload;
+        private String variant;
+        private String command;
+        private String startedAt;
+        private String endedAt;
+        private double measuredSeconds;
+        private int clients;
+        private Environment environment;
+        private Map<String, Object> parameters = Map.of();
+        private List<OperationResult> operations = List.of();
+        private Map<String, Double> metrics = Map.of();
+        private Map<String, MetricInfo> metricInfo = Map.of();
+        private List<Interval> intervals = List.of();
+        private List<Phase> phases = List.of();
+        private List<ErrorCount> errors = List.of();
+        private List<Check> checks = List.of();
+        private List<String> mergedRunIds = List.of();
+        private Map<String, Timing> observations = Map.of();
+        private Map<String, GaugeSummary> gauges = Map.of();
+        private List<RoleResult> roles = List.of();
+        private List<DisruptionRecord> disruptions = List.of();
+
+        private Builder() {
+        }
+
+        public Builder schemaVersion(int schemaVersion) {
+            this.schemaVersion = schemaVersion;
+            return this;
+        }
+
+        public Builder runId(String runId) {
+            this.runId = runId;
+            return this;
+        }
+
+        public Builder tool(Tool tool) {
+            this.tool = tool;
+            return this;
+        }
+
+        public Builder workload(String workload) {
+            this.workload = workload;
+            return this;
+        }
+
+        public Builder variant(String variant) {
+            this.variant = variant;
+            return this;
+        }
+
+        public Builder command(String command) {
+            this.command = command;
+            return this;
+        }
+
+        public Builder startedAt(String startedAt) {
+            this.startedAt = startedAt;
+            return this;
+        }
+
+        public Builder endedAt(String endedAt) {
+            this.endedAt = endedAt;
+            return this;
+        }
+
+        public Builder measuredSeconds(double measuredSeconds) {
+            this.measuredSeconds = measuredSeconds;
+            return this;
+        }
+
+        public Builder clients(int clients) {
+            this.clients = clients;
+            return this;
+        }
+
+        public Builder environment(Environment environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        public Builder parameters(Map<String, Object> parameters) {
+            this.parameters = parameters;
+            return this;
+        }
+
+        public Builder operations(List<OperationResult> operations) {
+            this.operations = operations;
+            return this;
+        }
+
+        public Builder metrics(Map<String, Double> metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder metricInfo(Map<String, MetricInfo> metricInfo) {
+            this.metricInfo = metricInfo;
+            return this;
+        }
+
+        public Builder intervals(List<Interval> intervals) {
+            this.intervals = intervals;
+            return this;
+        }
+
+        public Builder phases(List<Phase> phases) {
+            this.phases = phases;
+            return this;
+        }
+
+        public Builder errors(List<ErrorCount> errors) {
+            this.errors = errors;
+            return this;
+        }
+
+        public Builder checks(List<Check> checks) {
+            this.checks = checks;
+            return this;
+        }
+
+        public Builder mergedRunIds(List<String> mergedRunIds) {
+            this.mergedRunIds = mergedRunIds;
+            return this;
+        }
+
+        public Builder observations(Map<String, Timing> observations) {
+            this.observations = observations;
+            return this;
+        }
+
+        public Builder gauges(Map<String, GaugeSummary> gauges) {
+            this.gauges = gauges;
+            return this;
+        }
+
+        public Builder roles(List<RoleResult> roles) {
+            this.roles = roles;
+            return this;
+        }
+
+        public Builder disruptions(List<DisruptionRecord> disruptions) {
+            this.disruptions = disruptions;
+            return this;
+        }
+
+        /** Both {@code metrics} and {@code metricInfo}: the values with how each is read. */
+        public Builder metrics(Metrics metrics) {
+            this.metrics = metrics.values();
+            this.metricInfo = metrics.info();
+            return this;
+        }
+
+        public RunResult build() {
+            return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
+                    measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals,
+                    phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions);
+        }
     }
 }

@@ -194,13 +194,13 @@ class ResultMergeTest {
         for (RunResult r : new Samples(5L, 2_000).processes()) {
             int p = runs.size();
             long n = r.totalCount();
-            runs.add(r.withMetricsAndChecks(dev.gauntlet.core.result.Metrics.of(r)
+            runs.add(r.toBuilder().metrics(dev.gauntlet.core.result.Metrics.of(r)
                     .add("serverTpmC", p == 2 ? 1400.0 : 1000.0 + p, MetricInfo.higher().serverWide())
                     .add("driverCpuPerOperationMs", 0.1 * (p + 1), MetricInfo.lower().perOperation())
                     // process 1 misread the server (a third of its CPU): the median of the three ignores it
                     .add("serverCpuPerOperationMs", (p == 1 ? serverCpuNanos / 3 : serverCpuNanos) / 1e6 / n,
-                            MetricInfo.lower().serverPerOperation()),
-                    r.checks()));
+                            MetricInfo.lower().serverPerOperation()))
+                    .build());
         }
         RunResult merged = ResultMerge.merge(runs);
         long all = runs.stream().mapToLong(RunResult::totalCount).sum();

@@ -185,10 +185,29 @@ final class RunFixture {
     }
 
     RunResult build() {
-        return new RunResult(RunResult.SCHEMA_VERSION, runId, new Tool("gauntlet", "0.1.0", "abc1234"), workload,
-                variant, "gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients,
-                startedAt, endedAt, measuredSeconds, clients, environment, parameters, operations, metrics.values(),
-                metrics.info(), intervals, phases, errors, checks, List.of(), observations, gauges, roles, disruptions);
+        return RunResult.builder()
+                .runId(runId)
+                .tool(new Tool("gauntlet", "0.1.0", "abc1234"))
+                .workload(workload)
+                .variant(variant)
+                .command("gauntlet " + workload + " --url jdbc:postgresql://localhost:5432/tpcc --clients " + clients)
+                .startedAt(startedAt)
+                .endedAt(endedAt)
+                .measuredSeconds(measuredSeconds)
+                .clients(clients)
+                .environment(environment)
+                .parameters(parameters)
+                .operations(operations)
+                .metrics(metrics)
+                .intervals(intervals)
+                .phases(phases)
+                .errors(errors)
+                .checks(checks)
+                .observations(observations)
+                .gauges(gauges)
+                .roles(roles)
+                .disruptions(disruptions)
+                .build();
     }
 
     /**

@@ -20,16 +20,17 @@ public final class KvChecks {
      */
     public static List<SqlCheck> table(long keys, int valueSize) {
         return List.of(
-                new SqlCheck("every loaded key is present",
-                        "SELECT g AS missing_key FROM generate_series(0, " + (keys - 1) + ") AS g "
-                                + "WHERE NOT EXISTS (SELECT 1 FROM kv WHERE k = g)", "missing_key", false, false),
-                new SqlCheck("no key outside the loaded range",
-                        "SELECT k FROM kv WHERE k < 0 OR k >= " + keys, "k", false, false),
-                new SqlCheck("every value is " + valueSize + " bytes",
-                        "SELECT k, length(v) AS \"length(v)\" FROM kv WHERE length(v) <> " + valueSize, "k", false,
-                        false),
-                new SqlCheck("versions are not negative", "SELECT k, version FROM kv WHERE version < 0", "k", false,
-                        false));
+                SqlCheck.named("every loaded key is present")
+                        .violations("SELECT g AS missing_key FROM generate_series(0, " + (keys - 1) + ") AS g "
+                                + "WHERE NOT EXISTS (SELECT 1 FROM kv WHERE k = g)")
+                        .rowKey("missing_key").build(),
+                SqlCheck.named("no key outside the loaded range")
+                        .violations("SELECT k FROM kv WHERE k < 0 OR k >= " + keys).rowKey("k").build(),
+                SqlCheck.named("every value is " + valueSize + " bytes")
+                        .violations("SELECT k, length(v) AS \"length(v)\" FROM kv WHERE length(v) <> " + valueSize)
+                        .rowKey("k").build(),
+                SqlCheck.named("versions are not negative")
+                        .violations("SELECT k, version FROM kv WHERE version < 0").rowKey("k").build());
     }
 
     /** Runs the table in one read-only snapshot. */

@@ -86,14 +86,15 @@ public final class DeliveryChecks {
             String t = LogSchema.table(p);
             String bounds = "(SELECT next_offset FROM log_tip WHERE partition = " + p + ") AS tip, "
                     + "(SELECT first_offset FROM log_retention WHERE partition = " + p + ") AS first";
-            checks.add(new SqlCheck(t + " holds every offset from its first retained to its tip",
-                    "SELECT first, tip, (SELECT count(*) FROM " + t + " WHERE msg_offset >= b.first AND msg_offset < "
-                            + "b.tip) AS messages FROM (SELECT " + bounds + ") b WHERE (SELECT count(*) FROM " + t
-                            + " WHERE msg_offset >= b.first AND msg_offset < b.tip) <> b.tip - b.first",
-                    "tip", false, false));
-            checks.add(new SqlCheck(t + " has no offset outside its retained range",
-                    "SELECT msg_offset FROM " + t + ", (SELECT " + bounds + ") b WHERE msg_offset < b.first "
-                            + "OR msg_offset >= b.tip", "msg_offset", false, false));
+            checks.add(SqlCheck.named(t + " holds every offset from its first retained to its tip")
+                    .violations("SELECT first, tip, (SELECT count(*) FROM " + t + " WHERE msg_offset >= b.first AND "
+                            + "msg_offset < b.tip) AS messages FROM (SELECT " + bounds + ") b WHERE (SELECT count(*) "
+                            + "FROM " + t + " WHERE msg_offset >= b.first AND msg_offset < b.tip) <> b.tip - b.first")
+                    .rowKey("tip").build());
+            checks.add(SqlCheck.named(t + " has no offset outside its retained range")
+                    .violations("SELECT msg_offset FROM " + t + ", (SELECT " + bounds + ") b "
+                            + "WHERE msg_offset < b.first OR msg_offset >= b.tip")
+                    .rowKey("msg_offset").build());
         }
         return checks;
     }

@@ -16,22 +16,24 @@ public final class TableChecks {
 
     public static List<SqlCheck> pubsub(int partitions) {
         List<SqlCheck> checks = new ArrayList<>(DeliveryChecks.table(new WorkerShare.Range(0, partitions)));
-        checks.add(new SqlCheck("every committed offset lies between the retained start and the tip",
-                "SELECT o.grp + 1 AS \"group\", o.partition, o.next_offset AS committed, r.first_offset AS first, "
-                        + "t.next_offset AS tip FROM consumer_offsets o JOIN log_tip t USING (partition) "
-                        + "JOIN log_retention r USING (partition) WHERE o.next_offset > t.next_offset "
-                        + "OR o.next_offset < r.first_offset", "\"group\", partition", false, false));
+        checks.add(SqlCheck.named("every committed offset lies between the retained start and the tip")
+                .violations("SELECT o.grp + 1 AS \"group\", o.partition, o.next_offset AS committed, "
+                        + "r.first_offset AS first, t.next_offset AS tip FROM consumer_offsets o "
+                        + "JOIN log_tip t USING (partition) JOIN log_retention r USING (partition) "
+                        + "WHERE o.next_offset > t.next_offset OR o.next_offset < r.first_offset")
+                .rowKey("\"group\", partition").build());
         return checks;
     }
 
     /** @param archived whether the queue acknowledges by moving messages to {@code queue_archive} */
     public static List<SqlCheck> queue(boolean archived) {
         List<SqlCheck> checks = new ArrayList<>();
-        checks.add(new SqlCheck("no message id queued twice",
-                "SELECT id, count(*) AS copies FROM queue_messages GROUP BY id HAVING count(*) > 1", "id", false, false));
+        checks.add(SqlCheck.named("no message id queued twice")
+                .violations("SELECT id, count(*) AS copies FROM queue_messages GROUP BY id HAVING count(*) > 1")
+                .rowKey("id").build());
         if (archived) {
-            checks.add(new SqlCheck("no message both queued and archived",
-                    "SELECT id FROM queue_messages JOIN queue_archive USING (id)", "id", false, false));
+            checks.add(SqlCheck.named("no message both queued and archived")
+                    .violations("SELECT id FROM queue_messages JOIN queue_archive USING (id)").rowKey("id").build());
         }
         return checks;
     }

@@ -27,7 +27,8 @@ public final class CrashWriter {
         Path dir = Path.of(args[0]);
         long num = Long.parseLong(args[1]);
         DurabilityCase c = DurabilityCase.valueOf(args[2]);
-        FillSettings settings = FillSettings.defaults(FillOrder.SEQ, num, new WalSettings(false, c.manualWalFlush(), false));
+        FillSettings settings = FillSettings.defaults(FillOrder.SEQ, num,
+                WalSettings.autoFlush().withManualWalFlush(c.manualWalFlush()));
         RocksDbStore store = RocksDbStore.create(dir, settings);
         WriteContext writer = new WriteContext(store, settings, new CompressibleValues(settings.valueSize(), 0.5, 301));
         for (long k = 0; k < num; k++) {

@@ -111,7 +111,7 @@ public final class FillRun {
             checks.set(checks.size() - 1, Check.fail("puts completed", puts + " of " + settings.num()));
         }
         checks.add(keyCheck(settings, puts, keys));
-        return r.withMetricsAndChecks(metrics, checks);
+        return r.toBuilder().metrics(metrics).checks(checks).build();
     }
 
     private static Check keyCheck(FillSettings settings, long puts, long keys) {

@@ -174,9 +174,21 @@ public final class FillSeries {
             parameters.put("dbBenchCommand", String.join(" ", dbBench.command(settings, Path.of("<fresh dir>"), 0))
                     .replace("--seed=1", "--seed=<run seed>"));
         }
-        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), first.tool(), first.workload(),
-                first.variant(), first.command(), first.startedAt(), outcomes.get(outcomes.size() - 1).endedAt(),
-                measured, first.clients(), first.environment(), parameters, operations, metrics.values(),
-                metrics.info(), List.of(), List.of(), List.of(), checks, List.of(), Map.of(), Map.of(), List.of(), List.of());
+        return RunResult.builder()
+                .runId(RunResult.newRunId())
+                .tool(first.tool())
+                .workload(first.workload())
+                .variant(first.variant())
+                .command(first.command())
+                .startedAt(first.startedAt())
+                .endedAt(outcomes.get(outcomes.size() - 1).endedAt())
+                .measuredSeconds(measured)
+                .clients(first.clients())
+                .environment(first.environment())
+                .parameters(parameters)
+                .operations(operations)
+                .metrics(metrics)
+                .checks(checks)
+                .build();
     }
 }

@@ -57,9 +57,9 @@ public class AsyncFillBenchmark {
     @Setup(Level.Iteration)
     public void createDatabase() {
         WalSettings walSettings = switch (wal) {
-            case "wal" -> new WalSettings(false, false, false);
-            case "manual_wal_flush" -> new WalSettings(false, true, false);
-            case "disableWAL" -> new WalSettings(false, false, true);
+            case "wal" -> WalSettings.autoFlush();
+            case "manual_wal_flush" -> WalSettings.manualFlush();
+            case "disableWAL" -> WalSettings.disabled();
             default -> throw new IllegalArgumentException("wal must be wal, manual_wal_flush or disableWAL, not " + wal);
         };
         fill = new FreshFill(FillSettings.defaults(FillOrder.ofBenchmark(benchmark), num, walSettings), 301 + iteration++);

@@ -56,7 +56,7 @@ public class SyncFillBenchmark {
     @Setup(Level.Iteration)
     public void createDatabase() {
         fill = new FreshFill(FillSettings.defaults(FillOrder.ofBenchmark(benchmark), num,
-                new WalSettings(true, manualWalFlush, false)), 301 + iteration++);
+                WalSettings.autoFlush().withManualWalFlush(manualWalFlush).synced()), 301 + iteration++);
     }
 
     @Benchmark

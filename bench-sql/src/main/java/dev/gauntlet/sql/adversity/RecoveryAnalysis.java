@@ -79,7 +79,7 @@ public final class RecoveryAnalysis {
             metrics.add("baselineOpsPerSecond", baseline.get()[0], MetricInfo.higher());
             metrics.add("baselineP95Ms", baseline.get()[1], MetricInfo.lower());
         }
-        return run.withMetricsAndChecks(metrics, run.checks()).withDisruptions(judged);
+        return run.toBuilder().metrics(metrics).disruptions(judged).build();
     }
 
     /** The baseline phase's throughput (ops/s) and p95 (ms) of the rule's operation, if it has any. */

@@ -131,8 +131,13 @@ final class AdversityRun implements AutoCloseable {
             boolean standby = plan.standby() != Standby.NONE;
             out.println("Starting embedded PostgreSQL: a primary" + (standby ? " and a" + (plan.standby() == Standby.SYNC
                     ? " synchronous" : "n asynchronous") + " standby" : "") + " (no --url given)...");
-            ReplicatedPostgres servers = ReplicatedPostgres.inCache(standby, plan.standby() == Standby.SYNC,
-                    connection.fresh, LocalPostgres.defaultSettings());
+            ReplicatedPostgres.Builder embedded = ReplicatedPostgres.inCache().fresh(connection.fresh)
+                    .settings(LocalPostgres.defaultSettings());
+            ReplicatedPostgres servers = switch (plan.standby()) {
+                case NONE -> embedded.build();
+                case SYNC -> embedded.synchronousStandby().build();
+                case ASYNC -> embedded.asynchronousStandby().build();
+            };
             Runtime.getRuntime().addShutdownHook(new Thread(servers::close, "gauntlet-embedded-postgres-stop"));
             servers.start(message -> out.println("  " + message));
             try {

@@ -5,7 +5,6 @@ import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.result.Check;
-import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.sql.Database;
@@ -82,7 +81,7 @@ final class RunWorkload<L, P> implements Callable<Integer> {
         } catch (SQLException e) {
             List<Check> checks = new ArrayList<>(measured.checks());
             checks.add(Check.fail(definition.name() + " checks", "could not run: " + SqlStates.message(e)));
-            return measured.withMetricsAndChecks(Metrics.of(measured), checks);
+            return measured.toBuilder().checks(checks).build();
         }
     }
 }

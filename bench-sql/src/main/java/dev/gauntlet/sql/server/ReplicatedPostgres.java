@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -27,6 +28,9 @@ import java.util.function.Consumer;
  * this class's callers in steps a zone outage needs: {@link #stopPrimary()}, {@link #promote()}, and
  * {@link #rebuildStandby()} when the old primary returns. While the promoted primary has no standby, synchronous
  * replication is suspended on it (as Patroni's synchronous mode does), else it could not commit at all.
+ *
+ * <p>Made by naming where the data directories live and what to run, e.g.
+ * {@code ReplicatedPostgres.inCache().synchronousStandby().fresh(true).build().start(progress)}.
  *
  * <p>All methods are synchronized; a failover runs on a disruption's thread while probes ask for the primary.
  */
@@ -60,48 +64,106 @@ public final class ReplicatedPostgres implements AutoCloseable {
     }
 
     /**
-     * @param home        where the two data directories live (null: {@code replicated/} in the default cache)
-     * @param withStandby whether to make a standby
-     * @param synchronous whether commits wait for the standby
-     * @param fresh       discard both data directories first
-     * @param settings    server settings for both, beside the replication ones
+     * @param home       where the two data directories live (null: {@code replicated/} in the default cache)
+     * @param fileSystem the file system they live on alone (its mount point holds {@code home}), or null
      */
-    public ReplicatedPostgres(Path home, boolean withStandby, boolean synchronous, boolean fresh,
-                              Map<String, String> settings) {
-        this(home, null, withStandby, synchronous, fresh, settings);
-    }
-
-    /** The same, with the data directories on {@code fileSystem} (whose mount point holds {@code home}). */
-    public ReplicatedPostgres(Path home, LoopFileSystem fileSystem, boolean withStandby, boolean synchronous,
-                              boolean fresh, Map<String, String> settings) {
+    private ReplicatedPostgres(Path home, LoopFileSystem fileSystem, Builder b) {
         this.fileSystem = fileSystem;
         this.home = (home != null ? home : LocalPostgres.defaultCacheDirectory().resolve("replicated"))
                 .toAbsolutePath().normalize();
-        this.withStandby = withStandby;
-        this.synchronous = synchronous;
-        this.fresh = fresh;
-        this.settings = Map.copyOf(settings);
+        this.withStandby = b.withStandby;
+        this.synchronous = b.synchronous;
+        this.fresh = b.fresh;
+        this.settings = Map.copyOf(b.settings);
+    }
+
+    /** Servers whose two data directories live in {@code home}. */
+    public static Builder in(Path home) {
+        return new Builder(Objects.requireNonNull(home, "home"), null, false);
+    }
+
+    /**
+     * Servers on {@code fileSystem}, in {@code replicated/} at its mount point, so a disk stall can freeze their
+     * writes alone.
+     */
+    public static Builder on(LoopFileSystem fileSystem) {
+        return new Builder(fileSystem.mountPoint().resolve("replicated"), fileSystem, false);
     }
 
     /**
      * The servers in the default cache: on a loop-mounted file system of their own ({@code replicated.img} mounted
      * at {@code replicated-fs}) where this machine allows one ({@link LoopFileSystem#unavailable()}), so a disk stall
-     * can freeze their writes alone; else in {@code replicated/}.
+     * can freeze their writes alone; else in {@code replicated/}. The file system is mounted by
+     * {@link Builder#build()}.
      */
-    public static ReplicatedPostgres inCache(boolean withStandby, boolean synchronous, boolean fresh,
-                                             Map<String, String> settings) {
-        Path cache = LocalPostgres.defaultCacheDirectory();
-        if (LoopFileSystem.unavailable().isEmpty()) {
-            try {
-                Files.createDirectories(cache);
-                LoopFileSystem fs = LoopFileSystem.mount(cache.resolve("replicated.img"), cache.resolve("replicated-fs"));
-                return new ReplicatedPostgres(fs.mountPoint().resolve("replicated"), fs, withStandby, synchronous,
-                        fresh, settings);
-            } catch (IOException e) {
-                log.debug("no loop-mounted file system for the servers ({}); using {}", e.getMessage(), cache);
-            }
+    public static Builder inCache() {
+        return new Builder(null, null, true);
+    }
+
+    /**
+     * What to run, and where: a primary alone, on data directories kept from earlier runs, with no server settings
+     * beyond the replication ones, unless told otherwise.
+     */
+    public static final class Builder {
+
+        private final Path home;
+        private final LoopFileSystem fileSystem;
+        private final boolean inCache;
+        private boolean withStandby;
+        private boolean synchronous;
+        private boolean fresh;
+        private Map<String, String> settings = Map.of();
+
+        private Builder(Path home, LoopFileSystem fileSystem, boolean inCache) {
+            this.home = home;
+            this.fileSystem = fileSystem;
+            this.inCache = inCache;
         }
-        return new ReplicatedPostgres(null, null, withStandby, synchronous, fresh, settings);
+
+        /** A standby that every commit waits for (it has flushed the commit), so a failover loses nothing. */
+        public Builder synchronousStandby() {
+            withStandby = true;
+            synchronous = true;
+            return this;
+        }
+
+        /** A standby that streams behind the primary; commits do not wait for it. */
+        public Builder asynchronousStandby() {
+            withStandby = true;
+            synchronous = false;
+            return this;
+        }
+
+        /** When {@code fresh}, both data directories are discarded first. */
+        public Builder fresh(boolean fresh) {
+            this.fresh = fresh;
+            return this;
+        }
+
+        /** Server settings for both servers, beside the replication ones. */
+        public Builder settings(Map<String, String> settings) {
+            this.settings = settings;
+            return this;
+        }
+
+        /** The servers, not yet started ({@link ReplicatedPostgres#start}). */
+        public ReplicatedPostgres build() {
+            if (!inCache) {
+                return new ReplicatedPostgres(home, fileSystem, this);
+            }
+            Path cache = LocalPostgres.defaultCacheDirectory();
+            if (LoopFileSystem.unavailable().isEmpty()) {
+                try {
+                    Files.createDirectories(cache);
+                    LoopFileSystem fs = LoopFileSystem.mount(cache.resolve("replicated.img"),
+                            cache.resolve("replicated-fs"));
+                    return new ReplicatedPostgres(fs.mountPoint().resolve("replicated"), fs, this);
+                } catch (IOException e) {
+                    log.debug("no loop-mounted file system for the servers ({}); using {}", e.getMessage(), cache);
+                }
+            }
+            return new ReplicatedPostgres(null, null, this);
+        }
     }
 
     /** The file system the data directories live on alone, when they have one (see {@link #inCache}). */

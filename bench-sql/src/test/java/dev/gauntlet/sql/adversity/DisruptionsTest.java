@@ -20,7 +20,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -49,7 +48,7 @@ class DisruptionsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        servers = new ReplicatedPostgres(home, true, true, false, Map.of()).start(m -> { });
+        servers = ReplicatedPostgres.in(home).synchronousStandby().build().start(m -> { });
         servers.primary().createDatabaseIfAbsent("bench");
         if (Toxiproxy.find().isPresent()) {
             toxiproxy = Toxiproxy.start();

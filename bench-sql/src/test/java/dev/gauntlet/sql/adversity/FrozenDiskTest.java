@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -35,8 +34,7 @@ class FrozenDiskTest {
         Assumptions.assumeTrue(LoopFileSystem.unavailable().isEmpty(),
                 () -> "no loop-mounted file system here: " + LoopFileSystem.unavailable().orElse(""));
         LoopFileSystem fs = LoopFileSystem.mount(dir.resolve("disk.img"), dir.resolve("mnt"));
-        try (ReplicatedPostgres servers = new ReplicatedPostgres(fs.mountPoint().resolve("replicated"), fs, false,
-                false, false, Map.of()).start(m -> { })) {
+        try (ReplicatedPostgres servers = ReplicatedPostgres.on(fs).build().start(m -> { })) {
             String url = servers.primary().jdbcUrl("postgres");
             try (Connection c = connect(url); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");

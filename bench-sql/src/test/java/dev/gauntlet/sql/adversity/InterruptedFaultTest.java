@@ -21,7 +21,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +39,7 @@ class InterruptedFaultTest {
 
     @Test
     void stoppingTheRunDuringADiskStallResumesTheServer() throws Exception {
-        try (ReplicatedPostgres servers = new ReplicatedPostgres(home, false, false, false, Map.of()).start(m -> { })) {
+        try (ReplicatedPostgres servers = ReplicatedPostgres.in(home).build().start(m -> { })) {
             servers.primary().createDatabaseIfAbsent("bench");
             ConnectionSettings settings = new ConnectionSettings(servers.primary().jdbcUrl("bench"), "postgres", null);
             try (Connection c = settings.connectForAdmin(); Statement s = c.createStatement()) {

@@ -40,9 +40,8 @@ class RecoveryAnalysisTest {
     }
 
     private static RunResult run(List<Interval> intervals, List<Phase> phases, List<DisruptionRecord> disruptions) {
-        return new RunResult(RunResult.SCHEMA_VERSION, RunResult.newRunId(), null, "tpcc", null, "run", null, null,
-                0, 8, null, Map.of(), List.of(), Map.of(), Map.of(), intervals, phases, List.of(), List.of(), List.of(),
-                Map.of(), Map.of(), List.of(), disruptions);
+        return RunResult.builder().runId(RunResult.newRunId()).workload("tpcc").command("run").clients(8)
+                .intervals(intervals).phases(phases).disruptions(disruptions).build();
     }
 
     private static DisruptionRecord disruption(String name, double start, double end) {

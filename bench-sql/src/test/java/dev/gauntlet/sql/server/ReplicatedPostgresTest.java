@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +29,7 @@ class ReplicatedPostgresTest {
     @Test
     void synchronousStandbyKeepsEveryCommitThroughAFailover() throws Exception {
         List<String> progress = new ArrayList<>();
-        try (ReplicatedPostgres pg = new ReplicatedPostgres(home, true, true, false, Map.of()).start(progress::add)) {
+        try (ReplicatedPostgres pg = ReplicatedPostgres.in(home).synchronousStandby().build().start(progress::add)) {
             assertTrue(pg.standby().isPresent());
             int oldPrimaryPort = pg.primary().port();
             String url = ReplicatedPostgres.jdbcUrl(pg.ports(), "postgres");

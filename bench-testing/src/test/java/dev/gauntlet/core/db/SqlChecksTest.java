@@ -65,8 +65,8 @@ class SqlChecksTest {
 
     @Test
     void aFailingCheckNamesItsFirstOffenderAndCountsThemAll() throws SQLException {
-        SqlCheck lastFirst = new SqlCheck("balance = sum(amount), last account first",
-                BALANCE_IS_SUM_OF_ENTRIES.violations(), "id DESC", false, false);
+        SqlCheck lastFirst = SqlCheck.named("balance = sum(amount), last account first")
+                .violations(BALANCE_IS_SUM_OF_ENTRIES.violations()).rowKey("id DESC").build();
         SqlCheck oneOffender = check("no empty account", "SELECT id, balance FROM account WHERE balance = 0", "id");
 
         List<Check> checks = run(List.of(BALANCE_IS_SUM_OF_ENTRIES, lastFirst, oneOffender), true, asLoaded());
@@ -87,8 +87,9 @@ class SqlChecksTest {
 
     @Test
     void expensiveChecksAreSkippedUnlessIncluded() throws SQLException {
-        SqlCheck expensive = new SqlCheck("entries have accounts (expensive)", ENTRIES_HAVE_ACCOUNTS.violations(),
-                ENTRIES_HAVE_ACCOUNTS.rowKey(), true, false);
+        SqlCheck expensive = SqlCheck.named("entries have accounts (expensive)")
+                .violations(ENTRIES_HAVE_ACCOUNTS.violations()).rowKey(ENTRIES_HAVE_ACCOUNTS.rowKey())
+                .expensive().build();
         List<SqlCheck> checks = List.of(expensive, ENTRIES_HAVE_ACCOUNTS);
 
         assertEquals(List.of(Check.skip(expensive.name(), "expensive; run with --expensive-checks"),
@@ -187,11 +188,11 @@ class SqlChecksTest {
     }
 
     private static SqlCheck check(String name, String violations, String rowKey) {
-        return new SqlCheck(name, violations, rowKey, false, false);
+        return SqlCheck.named(name).violations(violations).rowKey(rowKey).build();
     }
 
     private static SqlCheck loadOnly(String name, String violations, String rowKey) {
-        return new SqlCheck(name, violations, rowKey, false, true);
+        return SqlCheck.named(name).violations(violations).rowKey(rowKey).validOnlyOnLoadedData().build();
     }
 
     private static CheckScope.ChangeSinceLoad asLoaded() {

@@ -204,7 +204,8 @@ public final class ConsistencyChecks {
     /** A condition of the table, named by its clause number and the relationship it states. */
     private static SqlCheck condition(String number, String description, boolean expensive, boolean loadOnly,
             String violations, String rowKey) {
-        return new SqlCheck(number + " " + description, violations, rowKey, expensive, loadOnly);
+        return SqlCheck.named(number + " " + description).violations(violations).rowKey(rowKey).expensive(expensive)
+                .validOnlyOnLoadedData(loadOnly).build();
     }
 
     private static List<Check> run(Connection c, List<SqlCheck> conditions, boolean expensive) throws SQLException {

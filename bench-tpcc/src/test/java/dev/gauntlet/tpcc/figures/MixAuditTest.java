@@ -40,9 +40,8 @@ class MixAuditTest {
                     op("delivery", deliveries, Map.of("districts", deliveries * 10,
                             "skippedDistricts", skippedDistricts, "withSkippedDistricts", deliveriesWithSkips)),
                     op("stockLevel", stockLevels, Map.of()));
-            return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 8, null,
-                    Map.of("warehouses", 4, "activeWarehouses", active), ops, Map.of(), Map.of(), List.of(), List.of(),
-                    List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of(), List.of());
+            return RunResult.builder().workload("tpcc").measuredSeconds(60).clients(8)
+                    .parameters(Map.of("warehouses", 4, "activeWarehouses", active)).operations(ops).build();
         }
     }
 

@@ -23,10 +23,8 @@ class TpccFiguresTest {
         long rolledBack = committed / 100;
         OperationResult newOrder = OperationResult.of("newOrder", committed + rolledBack, 0, 0, 0, null, null, null,
                 null, Map.of("rolledBack", rolledBack));
-        return new RunResult(RunResult.SCHEMA_VERSION, null, null, "tpcc", null, null, null, null, 60, 10, null,
-                Map.of(), List.of(newOrder), Map.of(), Map.of(), List.of(),
-                List.of(new dev.gauntlet.core.result.Phase("measure", 0, 60, probes)), List.of(), List.of(), List.of(),
-                Map.of(), Map.of(), List.of(), List.of());
+        return RunResult.builder().workload("tpcc").measuredSeconds(60).clients(10).operations(List.of(newOrder))
+                .phases(List.of(new dev.gauntlet.core.result.Phase("measure", 0, 60, probes))).build();
     }
 
     @Test
