@@ -7,20 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.sql.Await;
 import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.SqlTestServer;
 import dev.gauntlet.sql.server.LocalPostgres;
 import dev.gauntlet.sql.server.ReplicatedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each disruption against a real embedded primary with a synchronous standby: it does what it says while on, and
  * once stopped the server is healthy again (accepts writes, nothing left behind: no index, no slot, no frozen
- * process, no toxic). The zone outage goes last: it swaps the roles.
+ * process, no toxic). The zone outage goes last: it swaps the roles. The servers are the test's own (disruptions stop,
+ * kill and freeze them), used through {@link SqlTestServer}'s helpers; what a test waits for, it awaits as a
+ * condition with a deadline ({@link Await}), never as a sleep.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DisruptionsTest {
@@ -45,6 +47,8 @@ class DisruptionsTest {
     static Toxiproxy toxiproxy;
     static String url;
     static final List<String> notes = new ArrayList<>();
+    /** Generous: a passing test waits only as long as the condition takes. */
+    static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @BeforeAll
     static void start() throws Exception {
@@ -75,11 +79,7 @@ class DisruptionsTest {
 
     /** A client as the workload connects: the multi-host URL (through Toxiproxy when it is installed). */
     static Connection client() throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("user", "postgres");
-        p.setProperty("connectTimeout", "10");
-        p.setProperty("socketTimeout", "5");
-        return DriverManager.getConnection(url, p);
+        return SqlTestServer.connect(url, Duration.ofSeconds(5));
     }
 
     static Disruption make(String yamlDisruption, String length) {
@@ -100,10 +100,17 @@ class DisruptionsTest {
         }
     }
 
-    static long scalar(String sql) throws SQLException {
-        try (Connection c = system.admin(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
+    /** Database bench on the current primary, straight to it (never through the proxy). */
+    static SqlTestServer primary() {
+        return SqlTestServer.of(system.adminSettings());
+    }
+
+    /** Checkpoints the primary counts as requested (the CHECKPOINT command's), its counter since it started. */
+    static long checkpointsRequested() throws SQLException {
+        try (Connection c = primary().connect()) {
+            boolean checkpointer = SqlTestServer.scalarLong(c, "SHOW server_version_num") >= 170000;
+            return SqlTestServer.scalarLong(c, checkpointer ? "SELECT num_requested FROM pg_stat_checkpointer"
+                    : "SELECT checkpoints_req FROM pg_stat_bgwriter");
         }
     }
 
@@ -113,7 +120,8 @@ class DisruptionsTest {
         Disruption d = make("{kind: create-index, table: t, columns: v}", null);
         d.start(notes::add);
         assertTrue(notes.get(notes.size() - 2).startsWith("CREATE INDEX CONCURRENTLY gauntlet_t_v_idx ON t (v) took"));
-        assertEquals(0, scalar("SELECT count(*) FROM pg_indexes WHERE indexname = 'gauntlet_t_v_idx'"));
+        assertEquals(0, primary().scalarLong(
+                "SELECT count(*) FROM pg_indexes WHERE indexname = 'gauntlet_t_v_idx'"));
         assertHealthy();
     }
 
@@ -126,7 +134,8 @@ class DisruptionsTest {
         try (var left = Files.list(servers.primary().dataDirectory().getParent())) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("gauntlet-backup-")));
         }
-        assertEquals(0, scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+        assertEquals(0, primary().scalarLong("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE backend_type = 'client backend' "
                 + "AND pid <> pg_backend_pid() AND query LIKE '%pg_backup_start%'"));
         assertHealthy();
     }
@@ -137,11 +146,17 @@ class DisruptionsTest {
         for (String plugin : List.of("test_decoding", "pgoutput")) {
             Disruption d = make("{kind: cdc, length: 1m, plugin: " + plugin + "}", null);
             d.start(notes::add);
-            assertEquals(1, scalar("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gauntlet_cdc'"));
+            assertEquals(1, primary().scalarLong(
+                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gauntlet_cdc'"));
+            String beforeUpdate = primary().scalar("SELECT pg_current_wal_lsn()");
             try (Connection c = client(); Statement s = c.createStatement()) {
                 s.execute("UPDATE t SET v = v + 1 WHERE id <= 100");
             }
-            Thread.sleep(1500);
+            // The consumer acknowledges what it read (status every second): once the slot confirms WAL written
+            // after the update began, the consumer has read changes and its walsender reports a replay position.
+            Await.until(PATIENCE, plugin + ": slot gauntlet_cdc to confirm changes past " + beforeUpdate,
+                    () -> primary().scalarLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = "
+                            + "'gauntlet_cdc' AND confirmed_flush_lsn > '" + beforeUpdate + "'::pg_lsn") == 1);
             // The standby's lag is the standby's: a CDC consumer's walsender is not a standby.
             Long lag = new dev.gauntlet.sql.observe.ServerHealth(system.adminSettings()).sample().get("replicationLagBytes");
             assertTrue(lag != null && lag < 64L << 20, plugin + ": replication lag " + lag);
@@ -149,8 +164,10 @@ class DisruptionsTest {
             String read = notes.get(notes.size() - 1);
             assertFalse(read.startsWith("0 changes"), plugin + ": " + read);
             assertFalse(read.contains("broke"), read);
-            assertEquals(0, scalar("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gauntlet_cdc'"));
-            assertEquals(0, scalar("SELECT count(*) FROM pg_publication WHERE pubname = 'gauntlet_cdc'"));
+            assertEquals(0, primary().scalarLong(
+                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gauntlet_cdc'"));
+            assertEquals(0, primary().scalarLong(
+                    "SELECT count(*) FROM pg_publication WHERE pubname = 'gauntlet_cdc'"));
         }
         assertHealthy();
     }
@@ -159,8 +176,11 @@ class DisruptionsTest {
     @Order(4)
     void checkpointStormCheckpointsUntilStopped() throws Exception {
         Disruption d = make("{kind: checkpoint-storm, length: 1m, every: 200ms}", null);
+        long before = checkpointsRequested();
         d.start(notes::add);
-        Thread.sleep(1500);
+        // Until the server has done two requested checkpoints; the storm's own count is then at least two.
+        Await.until(PATIENCE, "the primary to count 2 requested checkpoints since the storm began (from " + before
+                + ")", () -> checkpointsRequested() >= before + 2);
         d.stop(notes::add);
         String storm = notes.get(notes.size() - 1);
         int count = Integer.parseInt(storm.substring(0, storm.indexOf(' ')));
@@ -177,8 +197,9 @@ class DisruptionsTest {
         d.start(notes::add);
         try {
             for (long pid : servers.primary().serverProcesses()) {
-                char state = state(pid);
-                assertTrue(state == 'T' || state == GONE, "process " + pid + " is stopped, state " + state);
+                char state = SqlTestServer.processState(pid);
+                assertTrue(state == 'T' || state == SqlTestServer.GONE,
+                        "process " + pid + " is stopped, state " + state);
             }
             SQLException hung = assertThrows(SQLException.class, () -> {
                 try (Connection c = client(); Statement s = c.createStatement()) {
@@ -190,22 +211,10 @@ class DisruptionsTest {
             d.stop(notes::add);
         }
         for (long pid : servers.primary().serverProcesses()) {
-            assertNotEquals('T', state(pid), "process " + pid + " resumed");
+            assertNotEquals('T', SqlTestServer.processState(pid), "process " + pid + " resumed");
         }
         assertHealthy();
     }
-
-    /** The state a process had in /proc, or {@link #GONE} when it exited since it was listed. */
-    static char state(long pid) throws Exception {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2);
-        } catch (java.nio.file.NoSuchFileException exited) {
-            return GONE;
-        }
-    }
-
-    static final char GONE = '-';
 
     @Test
     @Order(6)
@@ -260,19 +269,10 @@ class DisruptionsTest {
         }
     }
 
+    /** Until {@link #assertHealthy} gets through: an SQL error means not yet; a wrong answer fails at once. */
     static void awaitHealthy() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            try {
-                assertHealthy();
-                return;
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(200);
-            }
-        }
+        Await.untilSucceeds(PATIENCE, "the server to take a write and answer a read through " + url,
+                SQLException.class, DisruptionsTest::assertHealthy);
     }
 
     @Test
@@ -295,7 +295,7 @@ class DisruptionsTest {
         d.stop(notes::add);
         assertTrue(notes.get(notes.size() - 1).startsWith("old primary rebuilt as the new standby"), notes.toString());
         assertEquals(before, servers.standby().orElseThrow().port());
-        assertEquals(1, scalar("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'"));
+        assertEquals(1, primary().scalarLong("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'"));
         assertHealthy();
     }
 

@@ -5,17 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.sql.SqlTestServer;
 import dev.gauntlet.sql.server.LoopFileSystem;
 import dev.gauntlet.sql.server.ReplicatedPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The disk stall where the machine allows a file system of the servers' own (root, loop devices): fsfreeze stops
  * every write, so a commit waits while a read from memory is still answered; thawed, the server takes writes again.
+ * The servers are the test's own (it freezes their disk), used through {@link SqlTestServer}'s helpers.
  */
 class FrozenDiskTest {
 
@@ -36,10 +37,9 @@ class FrozenDiskTest {
         LoopFileSystem fs = LoopFileSystem.mount(dir.resolve("disk.img"), dir.resolve("mnt"));
         try (ReplicatedPostgres servers = ReplicatedPostgres.on(fs).build().start(m -> { })) {
             String url = servers.primary().jdbcUrl("postgres");
-            try (Connection c = connect(url); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
-                s.execute("INSERT INTO t VALUES (1, 0)");
-                s.execute("CHECKPOINT");
+            try (Connection c = connect(url)) {
+                SqlTestServer.execute(c, "CREATE TABLE t (id int PRIMARY KEY, v int)", "INSERT INTO t VALUES (1, 0)",
+                        "CHECKPOINT");
             }
             SystemUnderTest system = new SystemUnderTest(null, "postgres", servers, null);
             Disruption stall = Disruptions.of(PlanFile.parse("t.yaml", "phases: [{name: p, length: 1m, "
@@ -64,18 +64,16 @@ class FrozenDiskTest {
                 }
             }
             assertEquals("thawed (fsfreeze -u)", notes.get(notes.size() - 1));
-            try (Connection c = connect(url); Statement s = c.createStatement()) {
-                s.execute("UPDATE t SET v = v + 1");
+            try (Connection c = connect(url)) {
+                SqlTestServer.execute(c, "UPDATE t SET v = v + 1");
             }
         } finally {
             fs.unmount();
         }
     }
 
+    /** A statement waiting on the frozen disk gives up after 3 s. */
     private static Connection connect(String url) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("user", "postgres");
-        p.setProperty("socketTimeout", "3");
-        return DriverManager.getConnection(url, p);
+        return SqlTestServer.connect(url, Duration.ofSeconds(3));
     }
 }

@@ -4,53 +4,55 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.Await;
 import dev.gauntlet.sql.ConnectionSettings;
-import dev.gauntlet.sql.server.LocalPostgres;
+import dev.gauntlet.sql.SqlTestServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The server's CPU from /proc and its wait events from pg_stat_activity, read from a real PostgreSQL. */
+/**
+ * The server's CPU from /proc and its wait events from pg_stat_activity, read from the shared test PostgreSQL
+ * ({@link SqlTestServer}) on a database of this class's own, so only its sessions are sampled.
+ */
 @Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ServerObservationTest {
 
-    @TempDir
-    static Path temp;
-
-    private static LocalPostgres pg;
+    private static SqlTestServer db;
     private static ConnectionSettings settings;
 
     @BeforeAll
-    static void startPostgres() {
-        pg = LocalPostgres.builder().dataDirectory(temp.resolve("data")).build().start();
-        pg.createDatabaseIfAbsent("observed");
-        settings = new ConnectionSettings(pg.jdbcUrl("observed"), pg.user(), null);
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
+    static void database() {
+        db = SqlTestServer.shared().freshDatabase("observed");
+        settings = db.settings();
     }
 
     @Test
     void serverCpuCountsWorkDoneByBackendsThatHaveSinceExited() throws Exception {
-        ServerCpu cpu = ServerCpu.locate(settings).orElseThrow(() -> new AssertionError("the local server's postmaster"));
+        Optional<ServerCpu> located = ServerCpu.locate(settings);
+        if (located.isEmpty()) {
+            db.assumeEmbedded("the server's CPU is read from its processes, which must run on this machine");
+        }
+        ServerCpu cpu = located.orElseThrow(() -> new AssertionError("the local server's postmaster"));
         long before = cpu.read();
         // About a second of CPU in a session that then ends: its time must survive in the postmaster's cutime.
+        long backend;
         try (Connection c = settings.connectForAdmin(); Statement s = c.createStatement()) {
+            backend = SqlTestServer.scalarLong(c, "SELECT pg_backend_pid()");
             s.execute("SELECT count(*) FROM generate_series(1, 3000000) g WHERE md5(g::text) LIKE 'a%'");
         }
-        Thread.sleep(300); // let the postmaster reap the backend
+        // The kernel adds an exited child's CPU to its parent's cutime when the parent reaps it, which is also
+        // when its /proc entry (a zombie's until then) goes.
+        Path process = Path.of("/proc/" + backend);
+        Await.until(Duration.ofSeconds(30), "the postmaster to reap backend " + backend, () -> !Files.exists(process));
         long after = cpu.read();
         assertTrue(after - before >= 300_000_000L, "at least 0.3 s of server CPU: " + (after - before) + " ns");
         assertEquals(ServerCpu.NAME, cpu.name());

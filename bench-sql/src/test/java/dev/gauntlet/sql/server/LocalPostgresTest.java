@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.Await;
+import dev.gauntlet.sql.SqlTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Starts real PostgreSQL servers from zonky's binaries (as user nobody when the JVM is root). Each test uses its
- * own data directory under @TempDir and the shared binaries cache, so only the first test pays for unpacking.
+ * own data directory under @TempDir and the shared binaries cache, so only the first test pays for unpacking. What
+ * is tested is the server's life (start, restart, stop, crash), so no test uses the shared {@link SqlTestServer}:
+ * each starts its own, with the shared helpers.
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LocalPostgresTest {
@@ -32,27 +34,23 @@ class LocalPostgresTest {
     @TempDir
     Path temp;
 
-    private LocalPostgres server(Path dataDirectory) {
-        return LocalPostgres.builder().dataDirectory(dataDirectory).build();
-    }
-
     @Test
     void startsAndAnswersOnLocalhost() throws SQLException {
-        try (LocalPostgres pg = server(temp.resolve("data")).start()) {
+        try (LocalPostgres pg = SqlTestServer.ownServer(temp.resolve("data")).start()) {
             assertTrue(pg.version().startsWith("PostgreSQL "), pg.version());
             assertEquals("jdbc:postgresql://localhost:" + pg.port() + "/postgres", pg.jdbcUrl("postgres"));
             assertEquals("psql -h localhost -p " + pg.port() + " -U postgres bench", pg.psqlCommand("bench"));
             assertEquals("postgres", pg.user());
             assertFalse(pg.attached());
             try (Connection c = pg.connect("postgres")) {
-                assertEquals(pg.version(), single(c, "select version()"));
-                assertEquals("postgres", single(c, "select current_user"));
-                assertEquals("UTF8", single(c, "show server_encoding"));
-                assertEquals("on", single(c, "show fsync"));
-                assertEquals("256MB", single(c, "show shared_buffers"));
-                assertEquals("300", single(c, "show max_connections"));
-                assertEquals("256", single(c, "show max_pred_locks_per_transaction"));
-                assertEquals("", single(c, "show unix_socket_directories"));
+                assertEquals(pg.version(), SqlTestServer.scalar(c, "select version()"));
+                assertEquals("postgres", SqlTestServer.scalar(c, "select current_user"));
+                assertEquals("UTF8", SqlTestServer.scalar(c, "show server_encoding"));
+                assertEquals("on", SqlTestServer.scalar(c, "show fsync"));
+                assertEquals("256MB", SqlTestServer.scalar(c, "show shared_buffers"));
+                assertEquals("300", SqlTestServer.scalar(c, "show max_connections"));
+                assertEquals("256", SqlTestServer.scalar(c, "show max_pred_locks_per_transaction"));
+                assertEquals("", SqlTestServer.scalar(c, "show unix_socket_directories"));
             }
             assertTrue(Files.isRegularFile(pg.logFile()), "server log in the data directory");
         }
@@ -68,28 +66,28 @@ class LocalPostgresTest {
         try (pg) {
             pg.start();
             try (Connection c = pg.connect("postgres")) {
-                assertEquals("8MB", single(c, "show work_mem"));
-                assertEquals("%m [%p] it's $HOME ", single(c, "show log_line_prefix"));
+                assertEquals("8MB", SqlTestServer.scalar(c, "show work_mem"));
+                assertEquals("%m [%p] it's $HOME ", SqlTestServer.scalar(c, "show log_line_prefix"));
             }
         }
     }
 
     @Test
     void restartKeepsDataAndPort() throws SQLException {
-        try (LocalPostgres pg = server(temp.resolve("data")).start()) {
+        try (LocalPostgres pg = SqlTestServer.ownServer(temp.resolve("data")).start()) {
             int port = pg.port();
             pg.createDatabaseIfAbsent("bench");
             pg.createDatabaseIfAbsent("bench");
-            execute(pg, "bench", "create table t (id int primary key)", "insert into t values (1)");
+            SqlTestServer.of(pg, "bench").execute("create table t (id int primary key)", "insert into t values (1)");
 
             pg.restart(false);
             assertEquals(port, pg.port());
-            execute(pg, "bench", "insert into t values (2)");
+            SqlTestServer.of(pg, "bench").execute("insert into t values (2)");
 
             pg.restart(true);
             assertEquals(port, pg.port());
             try (Connection c = pg.connect("bench")) {
-                assertEquals("2", single(c, "select count(*) from t"));
+                assertEquals("2", SqlTestServer.scalar(c, "select count(*) from t"));
             }
         }
     }
@@ -97,12 +95,12 @@ class LocalPostgresTest {
     @Test
     void dataDirectoryIsReusedAcrossStarts() throws SQLException {
         Path data = temp.resolve("data");
-        try (LocalPostgres pg = server(data).start()) {
-            execute(pg, "postgres", "create table kept (id int)", "insert into kept values (42)");
+        try (LocalPostgres pg = SqlTestServer.ownServer(data).start()) {
+            SqlTestServer.of(pg, "postgres").execute("create table kept (id int)", "insert into kept values (42)");
         }
-        try (LocalPostgres pg = server(data).start()) {
+        try (LocalPostgres pg = SqlTestServer.ownServer(data).start()) {
             try (Connection c = pg.connect("postgres")) {
-                assertEquals("42", single(c, "select id from kept"));
+                assertEquals("42", SqlTestServer.scalar(c, "select id from kept"));
             }
         }
     }
@@ -110,12 +108,12 @@ class LocalPostgresTest {
     @Test
     void freshDiscardsEarlierData() throws SQLException {
         Path data = temp.resolve("data");
-        try (LocalPostgres pg = server(data).start()) {
-            execute(pg, "postgres", "create table gone (id int)");
+        try (LocalPostgres pg = SqlTestServer.ownServer(data).start()) {
+            SqlTestServer.of(pg, "postgres").execute("create table gone (id int)");
         }
         try (LocalPostgres pg = LocalPostgres.builder().dataDirectory(data).fresh(true).build().start()) {
             try (Connection c = pg.connect("postgres")) {
-                assertEquals("0", single(c, "select count(*) from pg_class where relname = 'gone'"));
+                assertEquals("0", SqlTestServer.scalar(c, "select count(*) from pg_class where relname = 'gone'"));
             }
         }
     }
@@ -133,15 +131,15 @@ class LocalPostgresTest {
     @Test
     void secondInstanceAttachesToTheRunningServerAndLeavesItRunning() throws SQLException {
         Path data = temp.resolve("data");
-        try (LocalPostgres first = server(data).start()) {
-            try (LocalPostgres second = server(data).start()) {
+        try (LocalPostgres first = SqlTestServer.ownServer(data).start()) {
+            try (LocalPostgres second = SqlTestServer.ownServer(data).start()) {
                 assertTrue(second.attached());
                 assertEquals(first.port(), second.port());
                 assertEquals(first.version(), second.version());
                 assertThrows(IllegalStateException.class, () -> second.restart(false));
             }
             try (Connection c = first.connect("postgres")) {
-                assertEquals("1", single(c, "select 1"));
+                assertEquals("1", SqlTestServer.scalar(c, "select 1"));
             }
             assertThrows(LocalPostgresException.class,
                     () -> LocalPostgres.builder().dataDirectory(data).fresh(true).build().start());
@@ -151,17 +149,19 @@ class LocalPostgresTest {
     @Test
     void startsAfterThePostmasterWasKilled() throws Exception {
         Path data = temp.resolve("data");
-        LocalPostgres crashed = server(data).start();
-        execute(crashed, "postgres", "create table survivor (id int)", "insert into survivor values (7)");
+        LocalPostgres crashed = SqlTestServer.ownServer(data).start();
+        SqlTestServer.of(crashed, "postgres").execute("create table survivor (id int)",
+                "insert into survivor values (7)");
         long pid = PostmasterPid.read(data).orElseThrow().pid();
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-        waitUntil(() -> !PostmasterPid.read(data).orElseThrow().isRunning(data), Duration.ofSeconds(10));
+        Await.until(Duration.ofSeconds(10), "the killed postmaster " + pid + " to be gone",
+                () -> !PostmasterPid.read(data).orElseThrow().isRunning(data));
         assertTrue(Files.exists(data.resolve("postmaster.pid")), "the kill left a stale lock file");
 
-        try (LocalPostgres pg = server(data).start()) {
+        try (LocalPostgres pg = SqlTestServer.ownServer(data).start()) {
             assertFalse(pg.attached());
             try (Connection c = pg.connect("postgres")) {
-                assertEquals("7", single(c, "select id from survivor"));
+                assertEquals("7", SqlTestServer.scalar(c, "select id from survivor"));
             }
         }
         crashed.stop(); // its server is gone; stop must cope
@@ -169,7 +169,7 @@ class LocalPostgresTest {
 
     @Test
     void stopIsIdempotent() {
-        LocalPostgres pg = server(temp.resolve("data"));
+        LocalPostgres pg = SqlTestServer.ownServer(temp.resolve("data"));
         pg.stop();
         pg.start();
         pg.stop();
@@ -222,32 +222,6 @@ class LocalPostgresTest {
         } else {
             assertNotEquals(Path.of("/var/tmp/gauntlet"), cache);
             assertTrue(cache.endsWith("gauntlet"), cache.toString());
-        }
-    }
-
-    private static void execute(LocalPostgres pg, String database, String... statements) throws SQLException {
-        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        }
-    }
-
-    private static String single(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getString(1);
-        }
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition, Duration limit)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + limit);
-            }
-            Thread.sleep(50);
         }
     }
 }

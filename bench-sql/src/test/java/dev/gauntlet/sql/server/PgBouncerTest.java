@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.Await;
 import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.sql.PoolMode;
+import dev.gauntlet.sql.SqlTestServer;
 import dev.gauntlet.sql.cli.ConnectionOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +24,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -33,9 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,33 +42,19 @@ import org.postgresql.PGConnection;
 import picocli.CommandLine;
 
 /**
- * Starts real PgBouncers (as user nobody when the JVM is root) in front of one embedded PostgreSQL. Skipped where
- * pgbouncer is not installed, except what needs no process.
+ * Starts real PgBouncers (as user nobody when the JVM is root) in front of the shared test PostgreSQL
+ * ({@link SqlTestServer}), each test on a database of its own; the one that rewrites pg_hba.conf starts a server of
+ * its own. Skipped where pgbouncer is not installed, except what needs no process.
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class PgBouncerTest {
 
     @TempDir
-    static Path temp;
-
-    private static LocalPostgres pg;
-
-    @BeforeAll
-    static void startPostgres() {
-        pg = LocalPostgres.builder().dataDirectory(temp.resolve("data")).build().start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (pg != null) {
-            pg.close();
-        }
-    }
+    Path temp;
 
     /** A database of the test's own, so no other test's connections show up in pg_stat_activity. */
-    private static ConnectionSettings database(String name) {
-        pg.createDatabaseIfAbsent(name);
-        return new ConnectionSettings(pg.jdbcUrl(name), pg.user(), null);
+    private static SqlTestServer database(String name) {
+        return SqlTestServer.shared().freshDatabase(name);
     }
 
     private static void assumeInstalled() {
@@ -79,13 +64,13 @@ class PgBouncerTest {
     @Test
     void aTransactionThroughPgBouncerCommitsAndIsVisibleDirectly() throws SQLException {
         assumeInstalled();
-        ConnectionSettings server = database("committed");
-        execute(server, "create table t (id int primary key, note text)");
-        try (PgBouncer bouncer = PgBouncer.start(server, 2, 10, JdbcTarget.DEFAULT_ISOLATION)) {
+        SqlTestServer db = database("committed");
+        db.execute("create table t (id int primary key, note text)");
+        try (PgBouncer bouncer = PgBouncer.start(db.settings(), 2, 10, JdbcTarget.DEFAULT_ISOLATION)) {
             assertTrue(bouncer.version().matches("\\d+\\.\\d+.*"), bouncer.version());
             assertEquals("jdbc:postgresql://127.0.0.1:" + bouncer.port() + "/committed?prepareThreshold=0",
                     bouncer.settings().url());
-            assertEquals("postgres", bouncer.settings().user());
+            assertEquals(db.user(), bouncer.settings().user());
             try (Connection c = bouncer.settings().connect()) {
                 assertEquals(0, c.unwrap(PGConnection.class).getPrepareThreshold(), "no server-side statements");
                 c.setAutoCommit(false);
@@ -97,20 +82,18 @@ class PgBouncerTest {
                         insert.executeUpdate();
                     }
                 }
-                assertEquals("read committed", single(c, "show transaction_isolation"));
+                assertEquals("read committed", SqlTestServer.scalar(c, "show transaction_isolation"));
                 c.commit();
             }
-            try (Connection direct = server.connect()) {
-                assertEquals("8", single(direct, "select count(*) from t"));
-                assertEquals("row 8", single(direct, "select note from t where id = 8"));
-            }
+            assertEquals("8", db.scalar("select count(*) from t"));
+            assertEquals("row 8", db.scalar("select note from t where id = 8"));
         }
     }
 
     @Test
     void everyServerConnectionRunsAtTheIsolationAsked() throws Exception {
         assumeInstalled();
-        ConnectionSettings server = database("isolated");
+        ConnectionSettings server = database("isolated").settings();
         try (JdbcTarget target = PgBouncer.target(server, 2, 10, Connection.TRANSACTION_REPEATABLE_READ)) {
             PgBouncer bouncer = target.owned(PgBouncer.class).orElseThrow();
             // Clients at once, more than the pool holds, so both server connections serve someone.
@@ -121,7 +104,7 @@ class PgBouncerTest {
                 }
                 for (Connection c : sessions) {
                     assertFalse(c.getAutoCommit());
-                    assertEquals("repeatable read", single(c, "show transaction_isolation"));
+                    assertEquals("repeatable read", SqlTestServer.scalar(c, "show transaction_isolation"));
                     c.commit();
                 }
             } finally {
@@ -137,19 +120,19 @@ class PgBouncerTest {
     @Test
     void moreClientsThanThePoolShareItsServerConnections() throws Exception {
         assumeInstalled();
-        ConnectionSettings server = database("crowd");
-        execute(server, "create table hits (client int, n int)");
+        SqlTestServer db = database("crowd");
+        db.execute("create table hits (client int, n int)");
         int clients = 20;
         int poolSize = 2;
         AtomicInteger mostBackends = new AtomicInteger();
         AtomicBoolean running = new AtomicBoolean(true);
         ExecutorService threads = Executors.newFixedThreadPool(clients + 1);
-        try (PgBouncer bouncer = PgBouncer.start(server, poolSize, clients, JdbcTarget.DEFAULT_ISOLATION);
-                Connection watcher = pg.connect("postgres")) {
+        try (PgBouncer bouncer = PgBouncer.start(db.settings(), poolSize, clients, JdbcTarget.DEFAULT_ISOLATION);
+                Connection watcher = SqlTestServer.shared().connect()) {
             Future<?> sampler = threads.submit(() -> {
                 while (running.get()) {
-                    int backends = Integer.parseInt(single(watcher, "select count(*) from pg_stat_activity "
-                            + "where datname = 'crowd' and backend_type = 'client backend'"));
+                    int backends = Integer.parseInt(SqlTestServer.scalar(watcher, "select count(*) "
+                            + "from pg_stat_activity where datname = 'crowd' and backend_type = 'client backend'"));
                     mostBackends.accumulateAndGet(backends, Math::max);
                     Thread.sleep(10);
                 }
@@ -182,10 +165,8 @@ class PgBouncerTest {
         } finally {
             threads.shutdownNow();
         }
-        try (Connection direct = server.connect()) {
-            assertEquals("100", single(direct, "select count(*) from hits"));
-            assertEquals("20", single(direct, "select count(distinct client) from hits"));
-        }
+        assertEquals("100", db.scalar("select count(*) from hits"));
+        assertEquals("20", db.scalar("select count(distinct client) from hits"));
         assertTrue(mostBackends.get() >= 1 && mostBackends.get() <= poolSize,
                 "server connections seen at once: " + mostBackends.get());
     }
@@ -193,7 +174,7 @@ class PgBouncerTest {
     @Test
     void closeStopsPgBouncerAndDeletesItsDirectory() throws Exception {
         assumeInstalled();
-        PgBouncer bouncer = PgBouncer.start(database("closing"), 1, 1, JdbcTarget.DEFAULT_ISOLATION);
+        PgBouncer bouncer = PgBouncer.start(database("closing").settings(), 1, 1, JdbcTarget.DEFAULT_ISOLATION);
         Path directory = bouncer.directory();
         int port = bouncer.port();
         assertTrue(accepts(port));
@@ -207,70 +188,80 @@ class PgBouncerTest {
     @Test
     void closingTheTargetStopsItsPgBouncer() throws Exception {
         assumeInstalled();
-        JdbcTarget target = PgBouncer.target(database("closing"), 1, 1, JdbcTarget.DEFAULT_ISOLATION);
+        ConnectionSettings closing = database("closing").settings();
+        JdbcTarget target = PgBouncer.target(closing, 1, 1, JdbcTarget.DEFAULT_ISOLATION);
         PgBouncer bouncer = target.owned(PgBouncer.class).orElseThrow();
         target.close();
         assertFalse(accepts(bouncer.port()));
         assertFalse(Files.exists(bouncer.directory()));
-        assertTrue(JdbcTarget.direct(database("closing")).owned(PgBouncer.class).isEmpty());
+        assertTrue(JdbcTarget.direct(closing).owned(PgBouncer.class).isEmpty());
     }
 
     /**
      * The server asks this user for a SCRAM password, so PgBouncer can only log in with the one in its auth file;
-     * the password is nowhere else in PgBouncer's directory, and clients of PgBouncer need none.
+     * the password is nowhere else in PgBouncer's directory, and clients of PgBouncer need none. The test rewrites
+     * the server's pg_hba.conf, so it runs on a server of its own.
      */
     @Test
     void theServerPasswordLivesOnlyInTheAuthFile() throws Exception {
         assumeInstalled();
         String password = "s3cret \"quoted\" it's";
-        database("guarded");
-        try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
-            s.execute("create role guard login password '" + password.replace("'", "''") + "'");
-            s.execute("grant all on database guarded to guard");
-        }
-        Path hba = pg.dataDirectory().resolve("pg_hba.conf");
-        Files.writeString(hba, "host all guard 127.0.0.1/32 scram-sha-256\nhost all guard ::1/128 scram-sha-256\n"
-                + Files.readString(hba));
-        execute(new ConnectionSettings(pg.jdbcUrl("postgres"), pg.user(), null), "select pg_reload_conf()");
-        ConnectionSettings wrong = new ConnectionSettings(pg.jdbcUrl("guarded"), "guard", "wrong");
-        waitUntil(() -> {
-            try (Connection c = wrong.connect()) {
-                return false;
-            } catch (SQLException e) {
-                return true;
+        try (LocalPostgres pg = SqlTestServer.ownServer(temp.resolve("data")).start()) {
+            pg.createDatabaseIfAbsent("guarded");
+            try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("create role guard login password '" + password.replace("'", "''") + "'");
+                s.execute("grant all on database guarded to guard");
             }
-        }, Duration.ofSeconds(10));
+            Path hba = pg.dataDirectory().resolve("pg_hba.conf");
+            Files.writeString(hba, "host all guard 127.0.0.1/32 scram-sha-256\nhost all guard ::1/128 scram-sha-256\n"
+                    + Files.readString(hba));
+            SqlTestServer.of(pg, "postgres").execute("select pg_reload_conf()");
+            ConnectionSettings wrong = new ConnectionSettings(pg.jdbcUrl("guarded"), "guard", "wrong");
+            Await.until(Duration.ofSeconds(10), "the reloaded pg_hba.conf to refuse guard a wrong password", () -> {
+                try (Connection c = wrong.connect()) {
+                    return false;
+                } catch (SQLException e) {
+                    return true;
+                }
+            });
 
-        ConnectionSettings server = new ConnectionSettings(pg.jdbcUrl("guarded"), "guard", password);
-        try (PgBouncer bouncer = PgBouncer.start(server, 1, 2, JdbcTarget.DEFAULT_ISOLATION)) {
-            ConnectionSettings client = new ConnectionSettings(bouncer.settings().url(), "guard", null);
-            try (Connection c = client.connect()) {
-                assertEquals("guard", single(c, "select current_user"));
-            }
-            Path auth = bouncer.directory().resolve("userlist.txt");
-            assertEquals("\"guard\" \"s3cret \"\"quoted\"\" it's\"\n", Files.readString(auth));
-            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(auth)));
-            if (ServerAccount.isRoot()) {
-                assertEquals("nobody", Files.getOwner(auth).getName());
-            }
-            try (var files = Files.list(bouncer.directory())) {
-                for (Path f : (Iterable<Path>) files::iterator) {
-                    if (!f.equals(auth)) {
-                        assertFalse(Files.readString(f, StandardCharsets.UTF_8).contains("s3cret"), f.toString());
+            ConnectionSettings server = new ConnectionSettings(pg.jdbcUrl("guarded"), "guard", password);
+            try (PgBouncer bouncer = PgBouncer.start(server, 1, 2, JdbcTarget.DEFAULT_ISOLATION)) {
+                ConnectionSettings client = new ConnectionSettings(bouncer.settings().url(), "guard", null);
+                try (Connection c = client.connect()) {
+                    assertEquals("guard", SqlTestServer.scalar(c, "select current_user"));
+                }
+                Path auth = bouncer.directory().resolve("userlist.txt");
+                assertEquals("\"guard\" \"s3cret \"\"quoted\"\" it's\"\n", Files.readString(auth));
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(auth)));
+                if (ServerAccount.isRoot()) {
+                    assertEquals("nobody", Files.getOwner(auth).getName());
+                }
+                try (var files = Files.list(bouncer.directory())) {
+                    for (Path f : (Iterable<Path>) files::iterator) {
+                        if (!f.equals(auth)) {
+                            assertFalse(Files.readString(f, StandardCharsets.UTF_8).contains("s3cret"), f.toString());
+                        }
                     }
                 }
+                assertFalse(bouncer.toString().contains("s3cret"));
             }
-            assertFalse(bouncer.toString().contains("s3cret"));
         }
     }
 
     @Test
     void connectionOptionsStartPgBouncerAndSayItInOneLine() throws Exception {
         assumeInstalled();
-        ConnectionSettings server = database("announced");
+        SqlTestServer server = database("announced");
+        List<String> args = new ArrayList<>(List.of("--url", server.url(), "--pool", "pgbouncer", "--pool-size", "3"));
+        if (server.user() != null) {
+            args.addAll(List.of("--user", server.user()));
+        }
+        if (server.password() != null) {
+            args.addAll(List.of("--password", server.password()));
+        }
         ConnectionOptions options = new ConnectionOptions();
-        new CommandLine(options).setCaseInsensitiveEnumValuesAllowed(true)
-                .parseArgs("--url", server.url(), "--pool", "pgbouncer", "--pool-size", "3");
+        new CommandLine(options).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args.toArray(String[]::new));
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
         try (Database db = options.open("announced", out);
@@ -281,7 +272,7 @@ class PgBouncerTest {
                     + bouncer.port() + ", pool size 3" + System.lineSeparator()), text);
             Connection c = target.open();
             try {
-                assertEquals("serializable", single(c, "show transaction_isolation"));
+                assertEquals("serializable", SqlTestServer.scalar(c, "show transaction_isolation"));
             } finally {
                 target.release(c, false);
             }
@@ -320,7 +311,7 @@ class PgBouncerTest {
 
     @Test
     void thePooledTargetTurnsServerSidePreparedStatementsOff() throws SQLException {
-        try (JdbcTarget target = JdbcTarget.pooled(database("pooled"), 1)) {
+        try (JdbcTarget target = JdbcTarget.pooled(database("pooled").settings(), 1)) {
             Connection c = target.open();
             try {
                 assertEquals(0, c.unwrap(PGConnection.class).getPrepareThreshold());
@@ -336,32 +327,6 @@ class PgBouncerTest {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static void execute(ConnectionSettings settings, String... statements) throws SQLException {
-        try (Connection c = settings.connectForAdmin(); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        }
-    }
-
-    private static String single(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getString(1);
-        }
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition, Duration limit)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + limit);
-            }
-            Thread.sleep(50);
         }
     }
 }

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.SqlTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The embedded primary with a streaming standby: rows committed with synchronous replication are on the standby, a
  * failover (primary stopped, standby promoted) keeps every one, the multi-host URL follows the new primary, and the
- * old primary rebuilt from a base backup streams again.
+ * old primary rebuilt from a base backup streams again. The servers are the test's own (it stops the primary), used
+ * through {@link SqlTestServer}'s helpers.
  */
 class ReplicatedPostgresTest {
 
@@ -60,14 +61,12 @@ class ReplicatedPostgresTest {
         }
     }
 
+    /** No socket timeout: an insert waits for the synchronous standby as long as it takes. */
     private static Connection connect(String url) throws SQLException {
-        return DriverManager.getConnection(url, "postgres", null);
+        return SqlTestServer.connect(url, Duration.ZERO);
     }
 
     private static long count(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return SqlTestServer.scalarLong(c, "SELECT count(*) FROM t");
     }
 }

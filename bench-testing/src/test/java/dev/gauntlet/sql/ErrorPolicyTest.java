@@ -1,4 +1,4 @@
-package dev.gauntlet.core.db;
+package dev.gauntlet.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -17,11 +17,6 @@ import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
 import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
-import dev.gauntlet.sql.ConnectionSettings;
-import dev.gauntlet.sql.Database;
-import dev.gauntlet.sql.DatabaseUnavailableException;
-import dev.gauntlet.sql.JdbcTarget;
-import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package dev.gauntlet.core.db;
+package dev.gauntlet.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.WorkerShare;
-import dev.gauntlet.sql.ConnectionSettings;
-import dev.gauntlet.sql.DatabaseUnavailableException;
-import dev.gauntlet.sql.Rendezvous;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;

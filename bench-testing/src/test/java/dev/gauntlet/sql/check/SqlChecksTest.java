@@ -1,4 +1,4 @@
-package dev.gauntlet.core.db;
+package dev.gauntlet.sql.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.Check.Status;
 import dev.gauntlet.core.result.Check;
-import dev.gauntlet.sql.check.CheckScope;
-import dev.gauntlet.sql.check.SqlCheck;
-import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.sql.Connection;
