@@ -1,13 +1,14 @@
 package dev.gauntlet.sql.adversity;
 
+import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.sql.server.LocalPostgres;
 import dev.gauntlet.sql.server.LoopFileSystem;
 import dev.gauntlet.sql.server.ReplicatedPostgres;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A disk stall: the database cannot write for the disruption's length. Where the servers' data directories live on
@@ -113,10 +114,9 @@ final class DiskStall implements Disruption {
     static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
         pids.forEach(p -> command.add(Long.toString(p)));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).strip();
-        if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0 && !out.contains("No such process")) {
-            throw new IOException("kill -" + signal + " failed: " + out);
+        HostCommand.Outcome outcome = HostCommand.of(command).within(Duration.ofSeconds(10)).run();
+        if (!outcome.succeeded() && (outcome.timedOut() || !outcome.output().contains("No such process"))) {
+            throw new IOException(outcome.failure());
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.gauntlet.sql.adversity;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.core.host.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
@@ -60,10 +61,8 @@ public final class Toxiproxy implements AutoCloseable {
 
     private static boolean looksLikeToxiproxy(Path binary) {
         try {
-            Process p = new ProcessBuilder(binary.toString(), "-version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            p.waitFor(5, TimeUnit.SECONDS);
-            return out.startsWith("toxiproxy-server");
+            return HostCommand.of(binary.toString(), "-version").within(Duration.ofSeconds(5)).run().output()
+                    .startsWith("toxiproxy-server");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

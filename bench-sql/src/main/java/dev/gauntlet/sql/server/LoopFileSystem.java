@@ -1,14 +1,16 @@
 package dev.gauntlet.sql.server;
 
+import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.HostCommand;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An ext4 file system in a sparse image file, loop-mounted, so that the writes of what lives on it can be frozen
@@ -111,33 +113,24 @@ public final class LoopFileSystem {
         return false;
     }
 
+    /** The tool on the PATH, else where util-linux and e2fsprogs put it (a non-login PATH may lack sbin). */
     private static Optional<Path> find(String tool) {
-        for (String dir : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
-            Path p = Path.of(dir, tool);
-            if (Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return Executables.find(tool, "/usr/sbin", "/sbin", "/usr/bin", "/bin");
     }
 
     private static void run(String tool, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(find(tool).orElseThrow(() -> new IOException(tool + " is not installed")).toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        HostCommand.Outcome outcome;
         try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " did not finish within 120 s");
-            }
+            outcome = HostCommand.of(command).within(Duration.ofSeconds(120)).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted running " + tool, e);
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (p.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): " + out);
+        if (!outcome.succeeded()) {
+            throw new IOException(outcome.failure());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.gauntlet.sql.server;
 
 import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.core.host.LoopbackPorts;
 import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.JdbcTarget;
@@ -344,14 +345,7 @@ public final class PgBouncer implements AutoCloseable {
 
     private static String queryVersion(Path executable) {
         try {
-            Process p = new ProcessBuilder(executable.toString(), "--version")
-                    .redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
+            String output = HostCommand.of(executable.toString(), "--version").within(START_LIMIT).run().output();
             String first = output.lines().findFirst().orElse("").strip();
             return first.startsWith("PgBouncer ") ? first.substring("PgBouncer ".length()) : first;
         } catch (IOException e) {

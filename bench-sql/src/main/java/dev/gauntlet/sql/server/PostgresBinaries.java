@@ -1,5 +1,6 @@
 package dev.gauntlet.sql.server;
 
+import dev.gauntlet.core.host.HostCommand;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -191,27 +192,18 @@ final class PostgresBinaries {
 
     /** Asks the unpacked server for its version; {@code --version} is allowed even as root. */
     private static String probeVersion(Path staging) throws IOException {
-        Path output = Files.createTempFile("gauntlet-postgres-version", ".txt");
         try {
-            Process process = new ProcessBuilder(staging.resolve("bin").resolve("postgres").toString(), "--version")
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IOException("postgres --version did not answer within 30 s");
-            }
-            String text = Files.readString(output, StandardCharsets.UTF_8).trim();
+            HostCommand.Outcome outcome = HostCommand.of(staging.resolve("bin").resolve("postgres").toString(),
+                    "--version").within(Duration.ofSeconds(30)).run();
+            String text = outcome.output().trim();
             Matcher m = VERSION.matcher(text);
-            if (process.exitValue() != 0 || !m.find()) {
-                throw new IOException("postgres --version printed '" + text + "' (exit " + process.exitValue() + ")");
+            if (!outcome.succeeded() || !m.find()) {
+                throw new IOException(outcome.failure());
             }
             return m.group(1);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while asking postgres for its version", e);
-        } finally {
-            Files.deleteIfExists(output);
         }
     }
 

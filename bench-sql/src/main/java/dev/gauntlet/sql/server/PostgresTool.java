@@ -1,13 +1,10 @@
 package dev.gauntlet.sql.server;
 
-import java.io.File;
+import dev.gauntlet.core.host.HostCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,39 +38,23 @@ final class PostgresTool {
 
     Outcome run(List<String> argv) {
         String tool = Path.of(argv.get(0)).getFileName() + (argv.size() > 1 ? " " + argv.get(1) : "");
-        Path output = null;
+        // PGDATA, PGPORT and friends in the caller's environment would override nothing we pass, but keep them out
+        // so the tools see only our arguments; LC_ALL=C keeps their messages in English.
+        HostCommand command = HostCommand.of(account.command(argv)).in(Path.of("/")).withoutEnvironment("PG")
+                .env("LC_ALL", "C").within(limit);
         try {
-            output = Files.createTempFile("gauntlet-postgres-", ".out");
-            ProcessBuilder builder = new ProcessBuilder(account.command(argv))
-                    .directory(new File("/"))
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            // PGDATA, PGPORT and friends in the caller's environment would override nothing we pass, but keep
-            // them out so the tools see only our arguments; LC_ALL=C keeps their messages in English.
-            builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
-            builder.environment().put("LC_ALL", "C");
-            log.debug("running {}", builder.command());
-            Process process = builder.start();
-            if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            log.debug("running {}", command.command());
+            HostCommand.Outcome ran = command.run();
+            if (ran.timedOut()) {
                 throw new LocalPostgresException(tool + " did not finish within " + limit.toSeconds()
                         + " s; server log " + serverLog.file() + ": " + serverLog.tail(-1));
             }
-            return new Outcome(tool, process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+            return new Outcome(tool, ran.exitCode(), ran.output());
         } catch (IOException e) {
             throw new LocalPostgresException("could not run " + tool + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LocalPostgresException("interrupted while running " + tool, e);
-        } finally {
-            if (output != null) {
-                try {
-                    Files.deleteIfExists(output);
-                } catch (IOException ignored) {
-                    // A temp file left behind is harmless.
-                }
-            }
         }
     }
 
