@@ -57,6 +57,22 @@ public final class ReportCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, dashboard, compare or merge");
     }
 
+    /** A command that writes files into one run's directory from its result.json. */
+    abstract static class RunDirectoryCommand implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DIR",
+                description = "A run directory holding result.json (or the result.json file itself).")
+        Path dir;
+
+        /** The directory the result is in, where the files go. */
+        Path outDir() {
+            return ResultFile.locate(dir).toAbsolutePath().normalize().getParent();
+        }
+    }
+
     @Command(name = "render", mixinStandardHelpOptions = true,
             description = {
                 "Re-renders report.md and its charts (throughput.png, latency.png) in a run directory from its "
@@ -67,19 +83,12 @@ public final class ReportCommand implements Callable<Integer> {
             footer = {
                 "  ${COMMAND-FULL-NAME} results/tpcc-20261123-183750-e7315e",
                 "  ${COMMAND-FULL-NAME} results/sync/off/run-2/result.json   # one run of an experiment"})
-    static final class Render implements Callable<Integer> {
-
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "DIR",
-                description = "A run directory holding result.json (or the result.json file itself).")
-        Path dir;
+    static final class Render extends RunDirectoryCommand {
 
         @Override
         public Integer call() {
             RunResult run = read(dir).result();
-            Path outDir = ResultFile.locate(dir).toAbsolutePath().normalize().getParent();
+            Path outDir = outDir();
             FileSet files = RunReport.files(run);
             write(files, outDir);
             print(spec, "wrote " + String.join(", ", files.names()) + " to " + outDir);
@@ -100,19 +109,12 @@ public final class ReportCommand implements Callable<Integer> {
             footer = {
                 "  ${COMMAND-FULL-NAME} results/tpcc-20261123-183750-e7315e",
                 "  ${COMMAND-FULL-NAME} results/sync/off/run-2/result.json   # one run of an experiment"})
-    static final class DashboardPage implements Callable<Integer> {
-
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "DIR",
-                description = "A run directory holding result.json (or the result.json file itself).")
-        Path dir;
+    static final class DashboardPage extends RunDirectoryCommand {
 
         @Override
         public Integer call() {
             RunResult run = read(dir).result();
-            Path outDir = ResultFile.locate(dir).toAbsolutePath().normalize().getParent();
+            Path outDir = outDir();
             Path page = outDir.resolve(Dashboard.FILE);
             try {
                 Dashboard.write(run, outDir);

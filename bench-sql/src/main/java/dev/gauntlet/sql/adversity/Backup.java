@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.sql.server.BaseBackup;
 import dev.gauntlet.sql.server.LocalPostgres;
 import java.io.IOException;
@@ -16,20 +15,12 @@ import java.util.stream.Stream;
  * does; the embedded binaries have none) into a scratch directory beside the data, deleted afterwards. The I/O of
  * reading the whole data directory is the disruption.
  */
-final class Backup implements Disruption {
+final class Backup extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private volatile Path scratch;
 
     Backup(String name, SystemUnderTest system) {
-        this.name = name;
-        this.system = system;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, system);
     }
 
     @Override

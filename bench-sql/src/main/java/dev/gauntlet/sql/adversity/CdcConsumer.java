@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.sql.ConnectionSettings;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -20,13 +19,11 @@ import org.postgresql.replication.PGReplicationStream;
  * {@code pgoutput} with a publication of all tables) read through pgjdbc's replication API, each change acknowledged
  * as read so the server can recycle WAL, as a CDC pipeline would. The slot (and publication) are dropped after.
  */
-final class CdcConsumer implements Disruption {
+final class CdcConsumer extends SystemDisruption {
 
     private static final String SLOT = "gauntlet_cdc";
     private static final String PUBLICATION = "gauntlet_cdc";
 
-    private final String name;
-    private final SystemUnderTest system;
     private final String plugin;
     private volatile boolean on;
     private volatile Thread reader;
@@ -36,14 +33,8 @@ final class CdcConsumer implements Disruption {
     private volatile String failure;
 
     CdcConsumer(String name, SystemUnderTest system, String plugin) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.plugin = plugin;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

@@ -1,16 +1,13 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 
 /** {@code CHECKPOINT} again and again for the disruption's length: every dirty page flushed, full-page writes after. */
-final class CheckpointStorm implements Disruption {
+final class CheckpointStorm extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final Duration every;
     private volatile Thread storm;
     private volatile boolean on;
@@ -18,14 +15,8 @@ final class CheckpointStorm implements Disruption {
     private String failure;
 
     CheckpointStorm(String name, SystemUnderTest system, Duration every) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.every = every;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.sql.Connection;
 import java.sql.Statement;
 
@@ -8,25 +7,17 @@ import java.sql.Statement;
  * An online schema change: {@code CREATE INDEX CONCURRENTLY} on a large table while the workload writes to it, then
  * {@code DROP INDEX CONCURRENTLY}. Stopped half-way (the run ended), the index, valid or not, is dropped.
  */
-final class CreateIndex implements Disruption {
+final class CreateIndex extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final String table;
     private final String columns;
     private final String index;
 
     CreateIndex(String name, SystemUnderTest system, String table, String columns) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.table = table;
         this.columns = columns;
         this.index = "gauntlet_" + table + "_" + columns.replaceAll("\\W+", "_") + "_idx";
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
 import dev.gauntlet.core.host.HostCommand;
-import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.sql.server.LocalPostgres;
 import dev.gauntlet.sql.server.LoopFileSystem;
 import dev.gauntlet.sql.server.ReplicatedPostgres;
@@ -18,22 +17,14 @@ import java.util.List;
  * reads wait too. The notes say which. Clients see statements hang, not errors. A JVM shutdown hook thaws or resumes
  * if the run is killed meanwhile.
  */
-final class DiskStall implements Disruption {
+final class DiskStall extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final List<Long> stopped = new ArrayList<>();
     private LoopFileSystem frozen;
     private Thread resumeOnExit;
 
     DiskStall(String name, SystemUnderTest system) {
-        this.name = name;
-        this.system = system;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, system);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -10,19 +9,10 @@ import java.util.List;
  * {@code kill -9} of one workload backend. The postmaster cannot know what the dead process left in shared memory,
  * so it ends every session and runs crash recovery: one process lost costs every client its connection.
  */
-final class KillBackend implements Disruption {
-
-    private final String name;
-    private final SystemUnderTest system;
+final class KillBackend extends SystemDisruption {
 
     KillBackend(String name, SystemUnderTest system) {
-        this.name = name;
-        this.system = system;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, system);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,21 +11,18 @@ import java.util.Map;
  * {@code bandwidth} (the database's replies), {@code blackhole} (data dropped, connections left open: a partition),
  * {@code reset} (connections reset). Removed when it stops.
  */
-final class NetworkFault implements Disruption {
+final class NetworkFault extends SystemDisruption {
 
     private record Toxic(String type, String stream, Map<String, Object> attributes) {
     }
 
-    private final String name;
-    private final SystemUnderTest system;
     private final double share;
     private final List<Toxic> toxics = new ArrayList<>();
     private final String description;
     private final List<String[]> added = new ArrayList<>();
 
     NetworkFault(String name, SystemUnderTest system, DisruptionSpec spec) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.share = spec.shareOption("share");
         switch (spec.kind()) {
             case LATENCY -> {
@@ -53,11 +49,6 @@ final class NetworkFault implements Disruption {
             }
             default -> throw new IllegalArgumentException(spec.kind().label() + " is not a network fault");
         }
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

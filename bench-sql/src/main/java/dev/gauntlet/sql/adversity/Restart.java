@@ -1,27 +1,18 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.util.Locale;
 
 /**
  * A node restart: {@code pg_ctl restart -m fast} (open transactions rolled back, a shutdown checkpoint) or
  * {@code -m immediate} (like a crash: the start replays the WAL). Every session is cut.
  */
-final class Restart implements Disruption {
+final class Restart extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final boolean immediate;
 
     Restart(String name, SystemUnderTest system, boolean immediate) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.immediate = immediate;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

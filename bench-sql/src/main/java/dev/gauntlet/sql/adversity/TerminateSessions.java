@@ -1,24 +1,14 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 
 /** {@code pg_terminate_backend} of every other session on the database: what a failover does to clients, by SQL. */
-final class TerminateSessions implements Disruption {
-
-    private final String name;
-    private final SystemUnderTest system;
+final class TerminateSessions extends SystemDisruption {
 
     TerminateSessions(String name, SystemUnderTest system) {
-        this.name = name;
-        this.system = system;
-    }
-
-    @Override
-    public String name() {
-        return name;
+        super(name, system);
     }
 
     @Override

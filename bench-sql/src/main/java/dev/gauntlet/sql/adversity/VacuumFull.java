@@ -1,26 +1,17 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Locale;
 
 /** {@code VACUUM FULL} of a table: rewritten under an ACCESS EXCLUSIVE lock, every query on it waiting meanwhile. */
-final class VacuumFull implements Disruption {
+final class VacuumFull extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final String table;
 
     VacuumFull(String name, SystemUnderTest system, String table) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.table = table;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override

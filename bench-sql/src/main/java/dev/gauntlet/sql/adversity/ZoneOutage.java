@@ -1,6 +1,5 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.sql.server.BaseBackup;
 import dev.gauntlet.sql.server.ReplicatedPostgres;
 import java.sql.Connection;
@@ -23,25 +22,17 @@ import java.util.Locale;
  * last commits the clients were told about, and the failover loses them (what a "nothing lost" check must find); a
  * synchronous standby makes those commits wait instead, so none is acknowledged and none is lost.
  */
-final class ZoneOutage implements Disruption {
+final class ZoneOutage extends SystemDisruption {
 
-    private final String name;
-    private final SystemUnderTest system;
     private final Duration promoteAfter;
     private final Duration holdStandby;
     private volatile boolean down;
     private volatile boolean promoted;
 
     ZoneOutage(String name, SystemUnderTest system, Duration promoteAfter, Duration holdStandby) {
-        this.name = name;
-        this.system = system;
+        super(name, system);
         this.promoteAfter = promoteAfter;
         this.holdStandby = holdStandby;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override
