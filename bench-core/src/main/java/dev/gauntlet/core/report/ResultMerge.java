@@ -8,12 +8,9 @@ import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
-import dev.gauntlet.core.result.Interval;
-import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
-import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
@@ -23,7 +20,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,13 +70,8 @@ public final class ResultMerge {
     public static final String MERGED_FROM = "mergedFrom";
     public static final String DROPPED_METRICS = "mergeDroppedMetrics";
     public static final String DIFFERING_PARAMETERS = "mergeDifferingParameters";
-    private static final String REPORT_EVERY = "reportEvery";
 
     private ResultMerge() {
-    }
-
-    /** The wall-clock span over which one input measured, in epoch seconds. */
-    private record Window(double start, double end) {
     }
 
     /**
@@ -90,17 +81,8 @@ public final class ResultMerge {
         if (runs.isEmpty()) {
             throw new ResultFormatException("nothing to merge: give the result of at least one driver process");
         }
-        requireSame(runs, RunResult::workload, "workloads");
-        requireSame(runs, RunResult::variant, "variants");
-        requireSame(runs, r -> String.valueOf(r.parameters().get(REPORT_EVERY)), "reporting periods (--report-every)");
-        WorkerShare share = shares(runs);
-        List<String> ids = distinctRunIds(runs);
-        List<Window> windows = runs.stream().map(ResultMerge::window).toList();
-        requireOverlap(runs, windows);
-        double origin = runs.stream().mapToDouble(ResultMerge::startedAtSeconds).min().orElseThrow();
-        double measuredStart = windows.stream().mapToDouble(Window::start).min().orElseThrow();
-        double measuredEnd = windows.stream().mapToDouble(Window::end).max().orElseThrow();
-        double measured = measuredEnd - measuredStart;
+        MergeInputs inputs = MergeInputs.check(runs);
+        double measured = inputs.measuredEnd() - inputs.measuredStart();
         RunResult first = runs.get(0);
         Metrics metrics = metrics(runs);
         return RunResult.builder()
@@ -114,80 +96,19 @@ public final class ResultMerge {
                 .measuredSeconds(measured)
                 .clients(runs.stream().mapToInt(RunResult::clients).sum())
                 .environment(environment(runs))
-                .parameters(parameters(runs, metrics, share))
+                .parameters(parameters(runs, metrics, inputs.share()))
                 .operations(operations(runs))
                 .metrics(metrics)
-                .intervals(intervals(runs, origin, gaugeRules(runs)))
-                .phases(phases(runs, origin))
+                .intervals(TimelineMerge.intervals(runs, inputs.origin(), gaugeRules(runs)))
+                .phases(TimelineMerge.phases(runs, inputs.origin()))
                 .errors(errors(runs))
                 .checks(checks(runs))
-                .mergedRunIds(ids)
-                .observations(observations(runs.stream().map(RunResult::observations).toList()))
+                .mergedRunIds(inputs.runIds())
+                .observations(TimelineMerge.observations(runs.stream().map(RunResult::observations).toList()))
                 .gauges(gaugeSummaries(runs))
                 .roles(roles(runs))
                 .disruptions(runs.stream().flatMap(r -> r.disruptions().stream()).toList())
                 .build();
-    }
-
-    private static void requireSame(List<RunResult> runs, Function<RunResult, String> field, String what) {
-        Set<String> values = runs.stream().map(r -> String.valueOf(field.apply(r)))
-                .collect(Collectors.toCollection(LinkedHashSet::new));
-        if (values.size() > 1) {
-            throw new ResultFormatException("cannot merge results of different " + what + " (" + String.join(", ", values)
-                    + "): merge combines driver processes of one run; use 'report compare' to compare runs");
-        }
-    }
-
-    /** Every run merged, once: the same run given twice (or inside two merged inputs) would count twice. */
-    private static List<String> distinctRunIds(List<RunResult> runs) {
-        Map<String, Integer> seen = new LinkedHashMap<>();
-        for (int i = 0; i < runs.size(); i++) {
-            for (String id : runs.get(i).leafRunIds()) {
-                Integer before = seen.putIfAbsent(id, i);
-                if (before != null) {
-                    throw new ResultFormatException("inputs " + (before + 1) + " and " + (i + 1)
-                            + " contain the same run (runId " + id + "): each driver process may be merged once");
-                }
-            }
-        }
-        return List.copyOf(seen.keySet());
-    }
-
-    private static double startedAtSeconds(RunResult r) {
-        try {
-            return Instant.parse(r.startedAt()).toEpochMilli() / 1000.0;
-        } catch (DateTimeParseException | NullPointerException e) {
-            throw new ResultFormatException("a result without a valid startedAt (" + r.startedAt()
-                    + ") cannot be placed in time, so it cannot be merged");
-        }
-    }
-
-    /** The measure phase in wall-clock time; a result without phases measured up to its end. */
-    private static Window window(RunResult r) {
-        double start = startedAtSeconds(r);
-        for (Phase p : r.phases()) {
-            if (Phase.MEASURE.equals(p.name())) {
-                return new Window(start + p.startSeconds(), start + p.endSeconds());
-            }
-        }
-        double end = r.endedAt() == null ? start + r.measuredSeconds() : Instant.parse(r.endedAt()).toEpochMilli() / 1000.0;
-        return new Window(end - r.measuredSeconds(), end);
-    }
-
-    private static void requireOverlap(List<RunResult> runs, List<Window> windows) {
-        double latestStart = windows.stream().mapToDouble(Window::start).max().orElseThrow();
-        double earliestEnd = windows.stream().mapToDouble(Window::end).min().orElseThrow();
-        if (latestStart >= earliestEnd) {
-            StringBuilder spans = new StringBuilder();
-            for (int i = 0; i < runs.size(); i++) {
-                Window w = windows.get(i);
-                spans.append(i == 0 ? "" : ", ").append("input ").append(i + 1).append(' ')
-                        .append(Instant.ofEpochMilli(Math.round(w.start() * 1000))).append(" to ")
-                        .append(Instant.ofEpochMilli(Math.round(w.end() * 1000)));
-            }
-            throw new ResultFormatException("the measured windows do not all overlap (" + spans + "): merge combines "
-                    + "driver processes that ran at the same time; use 'report compare' for runs made one after another");
-        }
     }
 
     // ---- operations ----
@@ -231,93 +152,7 @@ public final class ResultMerge {
         return parts.stream().mapToLong(field).sum();
     }
 
-    // ---- the timeline ----
-
-    private record Stamped(int input, double end, Interval interval) {
-    }
-
-    /** Intervals grouped by when they ended: at most one per input in a group, ends within half a period. */
-    private static List<Interval> intervals(List<RunResult> runs, double origin, Map<String, GaugeInfo.Merge> rules) {
-        List<Stamped> all = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            double start = startedAtSeconds(runs.get(i));
-            for (Interval interval : runs.get(i).intervals()) {
-                all.add(new Stamped(i, start + interval.t(), interval));
-            }
-        }
-        all.sort(Comparator.comparingDouble(Stamped::end));
-        double tolerance = period(runs) / 2;
-        List<Interval> merged = new ArrayList<>();
-        List<Stamped> group = new ArrayList<>();
-        for (Stamped s : all) {
-            boolean fits = !group.isEmpty() && s.end() - group.get(0).end() <= tolerance
-                    && group.stream().noneMatch(g -> g.input() == s.input());
-            if (!group.isEmpty() && !fits) {
-                merged.add(interval(group, origin, rules));
-                group.clear();
-            }
-            group.add(s);
-        }
-        if (!group.isEmpty()) {
-            merged.add(interval(group, origin, rules));
-        }
-        return merged;
-    }
-
-    /** The reporting period, as the intervals show it: their median length (first and last ones may be short). */
-    private static double period(List<RunResult> runs) {
-        double[] lengths = runs.stream().flatMap(r -> r.intervals().stream()).mapToDouble(Interval::seconds).sorted()
-                .toArray();
-        return lengths.length == 0 ? 1 : lengths[lengths.length / 2];
-    }
-
-    private static Interval interval(List<Stamped> group, double origin, Map<String, GaugeInfo.Merge> rules) {
-        List<Interval> parts = group.stream().map(Stamped::interval).toList();
-        double t = group.stream().mapToDouble(Stamped::end).max().orElseThrow() - origin;
-        double seconds = parts.stream().mapToDouble(Interval::seconds).max().orElse(0);
-        String phase = parts.stream().map(Interval::phase).filter(Objects::nonNull).findFirst().orElse(null);
-        Map<String, List<IntervalOperation>> byName = new TreeMap<>();
-        parts.forEach(p -> p.operations().forEach((name, op) ->
-                byName.computeIfAbsent(name, k -> new ArrayList<>()).add(op)));
-        Map<String, IntervalOperation> ops = new TreeMap<>();
-        byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
-        return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
-                observations(parts.stream().map(Interval::observations).toList()),
-                intervalGauges(parts, rules), failures(parts));
-    }
-
-    private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {
-        long count = sum(parts, IntervalOperation::count);
-        double recordedRate = parts.stream().mapToDouble(IntervalOperation::opsPerSecond).sum();
-        double rate = Figures.perSecond(count, seconds, recordedRate);
-        long errors = sum(parts, IntervalOperation::errors);
-        long retries = sum(parts, IntervalOperation::retries);
-        Map<String, Long> counters = new TreeMap<>();
-        parts.forEach(p -> p.counters().forEach((k, v) -> counters.merge(k, v, Long::sum)));
-        if (parts.stream().allMatch(p -> p.histogram() != null)) {
-            Histogram h = Histograms.sum(parts.stream().map(IntervalOperation::histogram).toList());
-            LatencySummary l = LatencySummary.of(h);
-            return new IntervalOperation(count, rate, l.p50(), l.p95(), l.p99(), l.max(), errors, retries,
-                    HistogramCodec.encode(h), counters, l.p90());
-        }
-        return new IntervalOperation(count, rate, worst(parts, IntervalOperation::p50),
-                worst(parts, IntervalOperation::p95), worst(parts, IntervalOperation::p99),
-                worst(parts, IntervalOperation::max), errors, retries, null, counters);
-    }
-
-    /** Observed latencies of concurrent processes, as one distribution per name: their histograms summed. */
-    private static Map<String, Timing> observations(List<Map<String, Timing>> parts) {
-        Map<String, List<String>> byName = new TreeMap<>();
-        parts.forEach(m -> m.forEach((name, t) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(t.histogram())));
-        Map<String, Timing> merged = new TreeMap<>();
-        byName.forEach((name, hs) -> {
-            Timing t = Timing.of(Histograms.sum(hs));
-            if (t != null) {
-                merged.put(name, t);
-            }
-        });
-        return merged;
-    }
+    // ---- roles and gauges ----
 
     /** Each role's clients, rate, issued and unissued operations add up across processes, and so do their rates. */
     private static List<RoleResult> roles(List<RunResult> runs) {
@@ -348,43 +183,6 @@ public final class ResultMerge {
         Map<String, GaugeSummary> merged = new TreeMap<>();
         byName.forEach((name, parts) -> merged.put(name, GaugeSummary.merge(parts)));
         return merged;
-    }
-
-    /** One interval's gauges over the processes, each by its rule. */
-    private static Map<String, Long> intervalGauges(List<Interval> parts, Map<String, GaugeInfo.Merge> rules) {
-        Map<String, List<Long>> byName = new TreeMap<>();
-        parts.forEach(p -> p.gauges().forEach((name, v) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(v)));
-        Map<String, Long> merged = new TreeMap<>();
-        byName.forEach((name, values) -> merged.put(name, rules.getOrDefault(name, GaugeInfo.Merge.SUM)
-                .of(values.stream().mapToLong(Long::longValue).toArray())));
-        return merged;
-    }
-
-    /** Failures by class are each process's own: they add up. */
-    private static Map<String, Long> failures(List<Interval> parts) {
-        Map<String, Long> merged = new TreeMap<>();
-        parts.forEach(p -> p.failures().forEach((name, v) -> merged.merge(name, v, Long::sum)));
-        return merged;
-    }
-
-    private static double worst(List<IntervalOperation> parts, java.util.function.ToDoubleFunction<IntervalOperation> f) {
-        return parts.stream().mapToDouble(f).max().orElse(0);
-    }
-
-    /** Each phase spans from its earliest start to its latest end across the inputs, on the merged timeline. */
-    private static List<Phase> phases(List<RunResult> runs, double origin) {
-        Map<String, double[]> spans = new LinkedHashMap<>();
-        for (RunResult r : runs) {
-            double start = startedAtSeconds(r) - origin;
-            for (Phase p : r.phases()) {
-                double[] span = spans.computeIfAbsent(p.name(), n -> new double[] {Double.MAX_VALUE, -Double.MAX_VALUE});
-                span[0] = Math.min(span[0], start + p.startSeconds());
-                span[1] = Math.max(span[1], start + p.endSeconds());
-            }
-        }
-        List<Phase> phases = new ArrayList<>();
-        spans.forEach((name, span) -> phases.add(new Phase(name, span[0], span[1])));
-        return phases;
     }
 
     // ---- the rest ----
@@ -455,34 +253,6 @@ public final class ResultMerge {
             }
         }
         return merged;
-    }
-
-    /**
-     * The inputs' {@code --worker} shares together, or null when none records one (processes split by hand). Shares
-     * must all be there, each once: a missing worker would leave its part out of the totals, a doubled one count
-     * twice.
-     */
-    private static WorkerShare shares(List<RunResult> runs) {
-        List<RunResult> shared = runs.stream().filter(r -> r.parameters().containsKey(WorkerShare.PARAMETER)).toList();
-        if (shared.isEmpty()) {
-            return null;
-        }
-        if (shared.size() < runs.size()) {
-            int without = runs.indexOf(runs.stream().filter(r -> !shared.contains(r)).findFirst().orElseThrow());
-            throw new ResultFormatException("input " + (without + 1) + " records no --worker share while others do: "
-                    + "merge the parts of one split run");
-        }
-        WorkerShare all;
-        try {
-            all = WorkerShare.union(runs.stream().map(WorkerShare::of).toList());
-        } catch (IllegalArgumentException e) {
-            throw new ResultFormatException("cannot merge: " + e.getMessage());
-        }
-        if (!all.whole()) {
-            throw new ResultFormatException("the results are workers " + all.label() + " of a run: worker "
-                    + all.missing() + " is missing (its part would be left out of the totals)");
-        }
-        return all;
     }
 
     private static Map<String, Object> parameters(List<RunResult> runs, Metrics merged, WorkerShare share) {

@@ -1,6 +1,7 @@
 package dev.gauntlet.core.run;
 
 import dev.gauntlet.core.result.GaugeInfo;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -39,6 +40,17 @@ final class Gauges {
     Gauges(List<GaugeProbe> probes) {
         this.levelProbes = probes.stream().filter(p -> p.kind() != GaugeInfo.Kind.RATE).toList();
         this.rateProbes = probes.stream().filter(p -> p.kind() == GaugeInfo.Kind.RATE).toList();
+    }
+
+    /** A run's gauges, read by the gauge probes among its {@code probes}. */
+    static Gauges of(List<? extends Probe> probes) {
+        List<GaugeProbe> gaugeProbes = new ArrayList<>();
+        for (Probe p : probes) {
+            if (p instanceof GaugeProbe gauge) {
+                gaugeProbes.add(gauge);
+            }
+        }
+        return new Gauges(gaugeProbes);
     }
 
     /** The gauge {@code name}, created with {@code declared} as its contract the first time it is set. */

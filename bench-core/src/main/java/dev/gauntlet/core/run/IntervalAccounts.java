@@ -343,6 +343,14 @@ final class IntervalAccounts {
         tell(() -> listener.onInterval(interval, counts, phaseSeconds));
     }
 
+    /** The measured phases' observed latencies by name, each as a timing (one with no samples left out). */
+    Map<String, Timing> observations() {
+        Map<String, Timing> observed = new LinkedHashMap<>();
+        observationTotals.forEach((name, h) -> observed.put(name, Timing.of(h)));
+        observed.values().removeIf(java.util.Objects::isNull);
+        return observed;
+    }
+
     List<OperationResult> totals() {
         double measured = measuredSeconds();
         List<OperationResult> list = new ArrayList<>();

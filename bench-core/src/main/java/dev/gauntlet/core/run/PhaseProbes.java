@@ -1,5 +1,6 @@
 package dev.gauntlet.core.run;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,17 @@ final class PhaseProbes {
 
     PhaseProbes(List<PhaseProbe> probes) {
         this.probes = List.copyOf(probes);
+    }
+
+    /** The phase probes among a run's {@code probes}, after {@link DriverCpu}, which every run has. */
+    static PhaseProbes of(List<? extends Probe> probes) {
+        List<PhaseProbe> phaseProbes = new ArrayList<>(List.of(new DriverCpu()));
+        for (Probe p : probes) {
+            if (p instanceof PhaseProbe phase) {
+                phaseProbes.add(phase);
+            }
+        }
+        return new PhaseProbes(phaseProbes);
     }
 
     /** Every probe's reading now; a probe that throws counts as unreadable (null), never as a failed run. */

@@ -3,20 +3,10 @@ package dev.gauntlet.core.run;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.metrics.OperationStats;
 import dev.gauntlet.core.result.DisruptionRecord;
-import dev.gauntlet.core.result.Interval;
-import dev.gauntlet.core.result.RoleResult;
-import dev.gauntlet.core.result.Timing;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.DelayQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs a workload against a target according to a plan, and measures it.
@@ -33,8 +23,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Runner<S> {
 
     private static final long NO_DEADLINE = IntervalClock.NO_DEADLINE;
-    /** How long to wait for operations still in flight when the run ends (a stalled server is cut off by socket timeouts). */
-    private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(120);
 
     private final RunPlan plan;
     private final Workload<S> workload;
@@ -45,24 +33,14 @@ public final class Runner<S> {
     private final RunStats stats;
     private final IntervalLog intervalLog;
 
-    private final DelayQueue<SimulatedClient<S>> queue = new DelayQueue<>();
-    private final List<SimulatedClient<S>> clients = new ArrayList<>();
-    private final AtomicReference<String> stopReason = new AtomicReference<>();
-    private final AtomicReference<String> fatalError = new AtomicReference<>();
-    private final CountDownLatch clientsDone;
-    private final Object wakeReporter = new Object();
+    private final ClientQueue<S> queue = new ClientQueue<>();
+    private final RunStop stop;
     private final boolean perTransaction;
     /** With more clients than workers, a worker hands its client back after each operation when others are due. */
     private final boolean mustShareWorkers;
 
-    private volatile boolean stopping;
-    /** When a stop was requested (Ctrl-C, a fatal error): the run's end for everything measured. */
-    private volatile long stopAtNanos = NO_DEADLINE;
-    private long startNanos;
-    /** The end by the clock; earlier when a last phase ends on its condition. */
-    private volatile long endNanos = NO_DEADLINE;
+    /** When intervals close and the run ends: the end by the clock; earlier when a last phase ends on its condition. */
     private IntervalClock clock;
-    private final List<RoleRun<S>> roles = new ArrayList<>();
 
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog) {
@@ -76,215 +54,71 @@ public final class Runner<S> {
      */
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog, List<? extends Probe> probes) {
-        List<PhaseProbe> phaseProbes = new ArrayList<>(List.of(new DriverCpu()));
-        List<GaugeProbe> gaugeProbes = new ArrayList<>();
-        for (Probe p : probes) {
-            if (p instanceof PhaseProbe phase) {
-                phaseProbes.add(phase);
-            }
-            if (p instanceof GaugeProbe gauge) {
-                gaugeProbes.add(gauge);
-            }
-        }
-        this.probes = new PhaseProbes(phaseProbes);
-        this.gauges = new Gauges(gaugeProbes);
+        this.probes = PhaseProbes.of(probes);
+        this.gauges = Gauges.of(probes);
         this.stats = new RunStats(workload.operationNames(), Math.min(plan.workers(), plan.clients()), gauges);
         this.plan = plan;
         this.workload = workload;
         this.target = target;
         this.listener = listener;
         this.intervalLog = intervalLog;
-        this.clientsDone = new CountDownLatch(plan.clients());
+        this.stop = new RunStop(plan.clients());
         this.perTransaction = target.sessionPerTransaction();
         this.mustShareWorkers = plan.clients() > plan.workers();
     }
 
     /** Asks the run to end early (Ctrl-C); operations in flight finish and are recorded. Idempotent. */
     public void requestStop(String reason) {
-        if (stopReason.compareAndSet(null, reason)) {
-            stopAtNanos = System.nanoTime();
-        }
-        stopping = true;
-        synchronized (wakeReporter) {
-            wakeReporter.notifyAll();
-        }
+        stop.request(reason);
     }
 
     public RunRecord run() throws InterruptedException {
         Map<String, Long> probesAtStart = probes.read();
         Instant startedAt = Instant.now();
         long startMillis = System.currentTimeMillis();
-        startNanos = System.nanoTime();
+        long startNanos = System.nanoTime();
         List<PhasePlan> timeline = plan.timeline();
         clock = new IntervalClock(startNanos, plan.reportEvery().toNanos(), timeline);
-        endNanos = clock.end();
-        int all = plan.clients();
-        Map<String, RoleRun<S>> byName = new HashMap<>();
-        for (Role role : plan.roles()) {
-            RoleRun<S> state = new RoleRun<>(role, startNanos, plan.ramp().toNanos(), this::admit);
-            roles.add(state);
-            byName.put(role.name(), state);
-            for (int i = 0; i < role.clients(); i++) {
-                int n = clients.size();
-                SplittableRandom random = new SplittableRandom(plan.seed() * 1_000_003L + n);
-                ClientScript<S> script = workload.client(new ClientId(role.name(), i, role.clients(), n), random);
-                SimulatedClient<S> c = new SimulatedClient<>(n, state, script, stats);
-                c.notBefore = startNanos + (all == 1 ? 0 : plan.ramp().toNanos() * n / all);
-                state.clients.add(c);
-                clients.add(c);
-            }
-            if (role.after() == null) {
-                state.start(0);
-            } else {
-                byName.get(role.after()).followers.add(state);
-            }
-        }
-        scheduleRetirements(timeline);
-        List<Thread> workers = new ArrayList<>();
-        for (int i = 0; i < Math.min(plan.workers(), plan.clients()); i++) {
-            int stripe = i;
-            Thread t = new Thread(() -> work(stripe), "gauntlet-worker-" + i);
-            t.setDaemon(true);
-            workers.add(t);
-            t.start();
-        }
+        Roster<S> roster = new Roster<>(plan, workload, stats, startNanos, this::admit);
+        roster.start();
+        PhaseTimeline phases = new PhaseTimeline(timeline, clock, roster.roles, stop);
+        phases.scheduleRetirements();
+        WorkerThreads workers = new WorkerThreads(Math.min(plan.workers(), plan.clients()), this::work);
 
-        IntervalAccounts accounts = new IntervalAccounts(stats, gauges, probes, probesAtStart,
-                roles.stream().map(r -> r.count).toList(), listener, intervalLog, clock, startMillis, timeline,
-                this::fail);
-        DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), clock, () -> stopping);
+        IntervalAccounts accounts = new IntervalAccounts(stats, gauges, probes, probesAtStart, roster.counts(),
+                listener, intervalLog, clock, startMillis, timeline, stop::fail);
+        DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), clock, stop::stopping);
         disruptions.start();
-        gauges.start(clock, plan.reportEvery().toNanos(), () -> stopping);
-        closeIntervalsUntilTheEnd(accounts);
+        gauges.start(clock, plan.reportEvery().toNanos(), stop::stopping);
+        phases.closeIntervalsUntilTheEnd(accounts);
         // Measured time ends here, at the deadline or the stop, not after the drain below.
-        long endAt = Math.min(System.nanoTime(), Math.min(endNanos, stopAtNanos));
+        long endAt = Math.min(System.nanoTime(), runEnd());
 
         // Let operations in flight finish (they are counted, with their whole latency), then end the clients
         // that were waiting; what was due and never ran is counted as unissued.
-        stopping = true;
-        wakeIdleWorkers(workers.size());
-        long drainDeadline = System.nanoTime() + DRAIN_NANOS;
-        for (Thread t : workers) {
-            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime())));
+        stop.end();
+        queue.wakeIdleWorkers(workers.count(), stats);
+        long unfinished = workers.drain();
+        queue.finishWaiting(this::finish);
+        roster.finishUnstarted(this::finish);
+        // A run of so many iterations that was not stopped has no end for slots to fall due by.
+        if (plan.duration() != null || stop.requestedAt() != NO_DEADLINE) {
+            roster.countUntakenSlots(endAt, stats);
         }
-        long unfinished = workers.stream().filter(Thread::isAlive).count();
-        for (Object waiting : queue.toArray()) {
-            @SuppressWarnings("unchecked")
-            SimulatedClient<S> c = (SimulatedClient<S>) waiting;
-            queue.remove(c);
-            finish(c);
-        }
-        for (RoleRun<S> r : roles) {
-            if (!r.started) {
-                r.clients.forEach(this::finish); // what it waited for never became ready
-            }
-        }
-        countUntakenSlots(endAt);
         List<DisruptionRecord> disrupted = disruptions.finish();
         gauges.stop();
         accounts.close(endAt);
         Instant endedAt = Instant.now();
-        stopReason.compareAndSet(null, plan.duration() != null ? "duration" : "iterations");
-        Map<String, Timing> observed = new LinkedHashMap<>();
-        accounts.observationTotals.forEach((name, h) -> observed.put(name, Timing.of(h)));
-        observed.values().removeIf(java.util.Objects::isNull);
+        String stopReason = stop.reason(plan.duration() != null ? "duration" : "iterations");
         double measured = accounts.measuredSeconds();
-        List<RoleResult> roleResults = roles.stream().map(r -> new RoleResult(r.role.name(), r.role.clients(),
-                r.role.rate(), r.count.issuedMeasured, r.count.unissued.sum(),
-                measured > 0 ? r.count.issuedMeasured / measured : 0,
-                r.role.after(), r.role.after() == null || !r.started ? null : r.startedAt)).toList();
-        return new RunRecord(startedAt, endedAt, measured, accounts.totals(),
-                accounts.intervals, accounts.phases, stats.errors(), stopReason.get(), fatalError.get(), unfinished,
-                observed, accounts.gaugeTotals, roleResults, disrupted);
-    }
-
-    /**
-     * The calling thread closes intervals at the clock's ticks and phase boundaries; returns when the run should end:
-     * deadline reached, every client done, or a stop was requested (the final interval is closed after operations in
-     * flight drain).
-     */
-    private void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
-        List<PhasePlan> timeline = plan.timeline();
-        long nextAsk = startNanos;
-        while (clientsDone.getCount() > 0 && !stopping) {
-            long now = System.nanoTime();
-            if (now >= endNanos) {
-                return;
-            }
-            int phase = accounts.phaseIndex;
-            Condition until = timeline.get(phase).until();
-            if (until != null && now >= nextAsk) {
-                nextAsk = now + TimeUnit.MILLISECONDS.toNanos(Condition.POLL_MILLIS);
-                if (holds(until)) {
-                    clock.endPhaseAt(phase, now);
-                    endNanos = clock.end();
-                    scheduleRetirements(timeline);
-                    if (phase == timeline.size() - 1) {
-                        return; // the final interval is closed after operations in flight drain
-                    }
-                }
-            }
-            long next = until == null ? accounts.nextClose() : Math.min(accounts.nextClose(), nextAsk);
-            if (now < next) {
-                synchronized (wakeReporter) {
-                    if (clientsDone.getCount() > 0 && !stopping) {
-                        wakeReporter.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now)));
-                    }
-                }
-                continue;
-            }
-            accounts.tick(now);
-        }
-    }
-
-    /**
-     * A role stops issuing where the first phase that leaves it out begins, by the clock (workers compare it with
-     * their own clock reads, so the boundary holds however late this thread gets to close the interval); again after
-     * a phase ends early on its condition.
-     */
-    private void scheduleRetirements(List<PhasePlan> timeline) {
-        for (RoleRun<S> r : roles) {
-            for (int i = 0; i < timeline.size(); i++) {
-                if (!timeline.get(i).runs(r.role.name())) {
-                    r.retireAt(i == 0 ? startNanos : clock.phaseEnd(i - 1));
-                    break;
-                }
-            }
-        }
-    }
-
-    /** Whether a phase's condition holds; one that throws does not. */
-    private static boolean holds(Condition until) {
-        try {
-            return until.holds();
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    /** Idle workers wait in the queue; a finished client per worker, due now, sends each back to see the stop. */
-    private void wakeIdleWorkers(int workers) {
-        for (int i = 0; i < workers; i++) {
-            SimulatedClient<S> wakeUp = new SimulatedClient<>(-1, null, () -> null, stats);
-            wakeUp.done = true;
-            queue.add(wakeUp);
-        }
-    }
-
-    /**
-     * Open loop: slots that fell due before the end but no client of a role took are unissued too (see
-     * {@link RoleRun#countUntakenSlots}); a run of so many iterations that was not stopped has no end to fall due by.
-     */
-    private void countUntakenSlots(long endAt) {
-        if (plan.duration() == null && stopAtNanos == NO_DEADLINE) {
-            return;
-        }
-        roles.forEach(r -> r.countUntakenSlots(endAt, stats));
+        return new RunRecord(startedAt, endedAt, measured, accounts.totals(), accounts.intervals, accounts.phases,
+                stats.errors(), stopReason, stop.fatalError(), unfinished, accounts.observations(),
+                accounts.gaugeTotals, roster.results(measured), disrupted);
     }
 
     /** A client whose role starts: into the workers' queue, or finished when the run is stopping. */
     private void admit(SimulatedClient<S> c) {
-        if (stopping) {
+        if (stop.stopping()) {
             finish(c);
         } else {
             queue.add(c);
@@ -293,7 +127,7 @@ public final class Runner<S> {
 
     /** The end of the run as far as anything is measured: the deadline, or when a stop was requested. */
     private long runEnd() {
-        return Math.min(endNanos, stopAtNanos);
+        return Math.min(clock.end(), stop.requestedAt());
     }
 
     // ---------------------------------------------------------------- clients
@@ -301,7 +135,7 @@ public final class Runner<S> {
     /** A worker: serves clients whose time has come; {@code stripe} is its own slot in the latency recorders. */
     private void work(int stripe) {
         try {
-            while (!stopping) {
+            while (!stop.stopping()) {
                 SimulatedClient<S> c = queue.poll(50, TimeUnit.MILLISECONDS);
                 if (c != null) {
                     serve(c, stripe);
@@ -310,7 +144,7 @@ public final class Runner<S> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
-            fail("internal error in the runner: " + t);
+            stop.fail("internal error in the runner: " + t);
         }
     }
 
@@ -322,7 +156,7 @@ public final class Runner<S> {
     private void serve(SimulatedClient<S> c, int stripe) {
         long now = System.nanoTime();
         while (true) {
-            if (stopping || now >= endNanos || now >= c.role.retiredAt()) {
+            if (stop.stopping() || now >= clock.end() || now >= c.role.retiredAt()) {
                 finish(c);
                 return;
             }
@@ -339,7 +173,7 @@ public final class Runner<S> {
                     return;
                 }
                 now = System.nanoTime();
-                if (stopping || now >= endNanos) {
+                if (stop.stopping() || now >= clock.end()) {
                     continue; // reopened after the deadline: nothing starts now (it would count as measured)
                 }
             }
@@ -348,16 +182,11 @@ public final class Runner<S> {
                 park(c, c.wakeAt);
                 return;
             }
-            if (mustShareWorkers && anotherClientIsDue(now)) {
+            if (mustShareWorkers && queue.anotherClientIsDue(now)) {
                 park(c, now);
                 return;
             }
         }
-    }
-
-    private boolean anotherClientIsDue(long now) {
-        SimulatedClient<S> head = queue.peek();
-        return head != null && head.wakeAt <= now;
     }
 
     private boolean nextOperation(SimulatedClient<S> c, long now) {
@@ -368,7 +197,7 @@ public final class Runner<S> {
         try {
             step = c.script.next();
         } catch (RuntimeException e) {
-            fail("the workload failed to produce its next operation: " + e);
+            stop.fail("the workload failed to produce its next operation: " + e);
             return false;
         }
         if (step == null) {
@@ -411,7 +240,7 @@ public final class Runner<S> {
             if (f.kind() == Failure.Kind.FATAL) {
                 stats.countError(s, f);
                 ended(c, s, now);
-                fail(f.message());
+                stop.fail(f.message());
                 finish(c);
                 return false;
             }
@@ -441,7 +270,7 @@ public final class Runner<S> {
             }
             start = System.nanoTime();
             s.recordPoolWait(start - now);
-            if (stopping || start >= endNanos) {
+            if (stop.stopping() || start >= clock.end()) {
                 target.release(session, false); // the pool answered after the deadline: nothing starts now
                 c.wakeAt = 0;
                 return start;
@@ -516,7 +345,7 @@ public final class Runner<S> {
             case FATAL -> {
                 stats.countError(s, f);
                 releaseIfPooled(session, true);
-                fail(c.pending.name() + ": " + f.message());
+                stop.fail(c.pending.name() + ": " + f.message());
             }
         }
         ended(c, s, now);
@@ -540,13 +369,8 @@ public final class Runner<S> {
         }
     }
 
-    private void fail(String message) {
-        fatalError.compareAndSet(null, message);
-        requestStop("fatal error");
-    }
-
     private void park(SimulatedClient<S> c, long at) {
-        if (stopping) {
+        if (stop.stopping()) {
             finish(c);
             return;
         }
@@ -571,12 +395,7 @@ public final class Runner<S> {
             target.release(c.session, false);
             c.session = null;
         }
-        clientsDone.countDown();
-        if (clientsDone.getCount() == 0) {
-            synchronized (wakeReporter) {
-                wakeReporter.notifyAll();
-            }
-        }
+        stop.clientDone();
     }
 
 }

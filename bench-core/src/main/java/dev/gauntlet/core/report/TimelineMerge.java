@@ -1,0 +1,157 @@
+package dev.gauntlet.core.report;
+
+import dev.gauntlet.core.result.GaugeInfo;
+import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
+import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timing;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The merged result's timeline, for {@link ResultMerge}: intervals aligned by wall-clock time (those of different
+ * inputs whose ends lie within half a reporting period of each other become one, their histograms added, their
+ * gauges merged by each one's rule), and phases spanning the inputs' own; in seconds from the earliest input's start.
+ */
+final class TimelineMerge {
+
+    private TimelineMerge() {
+    }
+
+    private record Stamped(int input, double end, Interval interval) {
+    }
+
+    /** Intervals grouped by when they ended: at most one per input in a group, ends within half a period. */
+    static List<Interval> intervals(List<RunResult> runs, double origin, Map<String, GaugeInfo.Merge> rules) {
+        List<Stamped> all = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            double start = MergeInputs.startedAtSeconds(runs.get(i));
+            for (Interval interval : runs.get(i).intervals()) {
+                all.add(new Stamped(i, start + interval.t(), interval));
+            }
+        }
+        all.sort(Comparator.comparingDouble(Stamped::end));
+        double tolerance = period(runs) / 2;
+        List<Interval> merged = new ArrayList<>();
+        List<Stamped> group = new ArrayList<>();
+        for (Stamped s : all) {
+            boolean fits = !group.isEmpty() && s.end() - group.get(0).end() <= tolerance
+                    && group.stream().noneMatch(g -> g.input() == s.input());
+            if (!group.isEmpty() && !fits) {
+                merged.add(interval(group, origin, rules));
+                group.clear();
+            }
+            group.add(s);
+        }
+        if (!group.isEmpty()) {
+            merged.add(interval(group, origin, rules));
+        }
+        return merged;
+    }
+
+    /** The reporting period, as the intervals show it: their median length (first and last ones may be short). */
+    private static double period(List<RunResult> runs) {
+        double[] lengths = runs.stream().flatMap(r -> r.intervals().stream()).mapToDouble(Interval::seconds).sorted()
+                .toArray();
+        return lengths.length == 0 ? 1 : lengths[lengths.length / 2];
+    }
+
+    private static Interval interval(List<Stamped> group, double origin, Map<String, GaugeInfo.Merge> rules) {
+        List<Interval> parts = group.stream().map(Stamped::interval).toList();
+        double t = group.stream().mapToDouble(Stamped::end).max().orElseThrow() - origin;
+        double seconds = parts.stream().mapToDouble(Interval::seconds).max().orElse(0);
+        String phase = parts.stream().map(Interval::phase).filter(Objects::nonNull).findFirst().orElse(null);
+        Map<String, List<IntervalOperation>> byName = new TreeMap<>();
+        parts.forEach(p -> p.operations().forEach((name, op) ->
+                byName.computeIfAbsent(name, k -> new ArrayList<>()).add(op)));
+        Map<String, IntervalOperation> ops = new TreeMap<>();
+        byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
+        return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
+                observations(parts.stream().map(Interval::observations).toList()),
+                intervalGauges(parts, rules), failures(parts));
+    }
+
+    private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {
+        long count = sum(parts, IntervalOperation::count);
+        double recordedRate = parts.stream().mapToDouble(IntervalOperation::opsPerSecond).sum();
+        double rate = Figures.perSecond(count, seconds, recordedRate);
+        long errors = sum(parts, IntervalOperation::errors);
+        long retries = sum(parts, IntervalOperation::retries);
+        Map<String, Long> counters = new TreeMap<>();
+        parts.forEach(p -> p.counters().forEach((k, v) -> counters.merge(k, v, Long::sum)));
+        if (parts.stream().allMatch(p -> p.histogram() != null)) {
+            Histogram h = Histograms.sum(parts.stream().map(IntervalOperation::histogram).toList());
+            LatencySummary l = LatencySummary.of(h);
+            return new IntervalOperation(count, rate, l.p50(), l.p95(), l.p99(), l.max(), errors, retries,
+                    HistogramCodec.encode(h), counters, l.p90());
+        }
+        return new IntervalOperation(count, rate, worst(parts, IntervalOperation::p50),
+                worst(parts, IntervalOperation::p95), worst(parts, IntervalOperation::p99),
+                worst(parts, IntervalOperation::max), errors, retries, null, counters);
+    }
+
+    /** Observed latencies of concurrent processes, as one distribution per name: their histograms summed. */
+    static Map<String, Timing> observations(List<Map<String, Timing>> parts) {
+        Map<String, List<String>> byName = new TreeMap<>();
+        parts.forEach(m -> m.forEach((name, t) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(t.histogram())));
+        Map<String, Timing> merged = new TreeMap<>();
+        byName.forEach((name, hs) -> {
+            Timing t = Timing.of(Histograms.sum(hs));
+            if (t != null) {
+                merged.put(name, t);
+            }
+        });
+        return merged;
+    }
+
+    /** One interval's gauges over the processes, each by its rule. */
+    private static Map<String, Long> intervalGauges(List<Interval> parts, Map<String, GaugeInfo.Merge> rules) {
+        Map<String, List<Long>> byName = new TreeMap<>();
+        parts.forEach(p -> p.gauges().forEach((name, v) -> byName.computeIfAbsent(name, k -> new ArrayList<>()).add(v)));
+        Map<String, Long> merged = new TreeMap<>();
+        byName.forEach((name, values) -> merged.put(name, rules.getOrDefault(name, GaugeInfo.Merge.SUM)
+                .of(values.stream().mapToLong(Long::longValue).toArray())));
+        return merged;
+    }
+
+    /** Failures by class are each process's own: they add up. */
+    private static Map<String, Long> failures(List<Interval> parts) {
+        Map<String, Long> merged = new TreeMap<>();
+        parts.forEach(p -> p.failures().forEach((name, v) -> merged.merge(name, v, Long::sum)));
+        return merged;
+    }
+
+    private static double worst(List<IntervalOperation> parts, java.util.function.ToDoubleFunction<IntervalOperation> f) {
+        return parts.stream().mapToDouble(f).max().orElse(0);
+    }
+
+    /** Each phase spans from its earliest start to its latest end across the inputs, on the merged timeline. */
+    static List<Phase> phases(List<RunResult> runs, double origin) {
+        Map<String, double[]> spans = new LinkedHashMap<>();
+        for (RunResult r : runs) {
+            double start = MergeInputs.startedAtSeconds(r) - origin;
+            for (Phase p : r.phases()) {
+                double[] span = spans.computeIfAbsent(p.name(), n -> new double[] {Double.MAX_VALUE, -Double.MAX_VALUE});
+                span[0] = Math.min(span[0], start + p.startSeconds());
+                span[1] = Math.max(span[1], start + p.endSeconds());
+            }
+        }
+        List<Phase> phases = new ArrayList<>();
+        spans.forEach((name, span) -> phases.add(new Phase(name, span[0], span[1])));
+        return phases;
+    }
+
+    private static <T> long sum(List<T> parts, ToLongFunction<T> field) {
+        return parts.stream().mapToLong(field).sum();
+    }
+}

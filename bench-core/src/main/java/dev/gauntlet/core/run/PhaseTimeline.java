@@ -1,0 +1,82 @@
+package dev.gauntlet.core.run;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The run's phases as they pass, on the calling thread: it closes intervals at the clock's ticks and phase
+ * boundaries, ends a phase when its {@link Condition} holds (the clock moves the later phases up), and retires each
+ * role where the first phase that leaves it out begins.
+ */
+final class PhaseTimeline {
+
+    private final List<PhasePlan> timeline;
+    private final IntervalClock clock;
+    private final List<? extends RoleRun<?>> roles;
+    private final RunStop stop;
+
+    PhaseTimeline(List<PhasePlan> timeline, IntervalClock clock, List<? extends RoleRun<?>> roles, RunStop stop) {
+        this.timeline = timeline;
+        this.clock = clock;
+        this.roles = roles;
+        this.stop = stop;
+    }
+
+    /**
+     * The calling thread closes intervals at the clock's ticks and phase boundaries; returns when the run should end:
+     * deadline reached, every client done, or a stop was requested (the final interval is closed after operations in
+     * flight drain).
+     */
+    void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
+        long nextAsk = clock.start();
+        while (stop.goesOn()) {
+            long now = System.nanoTime();
+            if (now >= clock.end()) {
+                return;
+            }
+            int phase = accounts.phaseIndex;
+            Condition until = timeline.get(phase).until();
+            if (until != null && now >= nextAsk) {
+                nextAsk = now + TimeUnit.MILLISECONDS.toNanos(Condition.POLL_MILLIS);
+                if (holds(until)) {
+                    clock.endPhaseAt(phase, now);
+                    scheduleRetirements();
+                    if (phase == timeline.size() - 1) {
+                        return; // the final interval is closed after operations in flight drain
+                    }
+                }
+            }
+            long next = until == null ? accounts.nextClose() : Math.min(accounts.nextClose(), nextAsk);
+            if (now < next) {
+                stop.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now)));
+                continue;
+            }
+            accounts.tick(now);
+        }
+    }
+
+    /**
+     * A role stops issuing where the first phase that leaves it out begins, by the clock (workers compare it with
+     * their own clock reads, so the boundary holds however late this thread gets to close the interval); again after
+     * a phase ends early on its condition.
+     */
+    void scheduleRetirements() {
+        for (RoleRun<?> r : roles) {
+            for (int i = 0; i < timeline.size(); i++) {
+                if (!timeline.get(i).runs(r.role.name())) {
+                    r.retireAt(i == 0 ? clock.start() : clock.phaseEnd(i - 1));
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Whether a phase's condition holds; one that throws does not. */
+    private static boolean holds(Condition until) {
+        try {
+            return until.holds();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.gauntlet.core.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+/**
+ * The run's worker threads, daemons each with its own stripe (its slot in the latency recorders); when the run ends,
+ * joined within the drain, and the ones still busy then counted.
+ */
+final class WorkerThreads {
+
+    /** How long to wait for operations still in flight when the run ends (a stalled server is cut off by socket timeouts). */
+    private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+    private final List<Thread> threads = new ArrayList<>();
+
+    /** Starts {@code count} workers, each running {@code work} with its stripe. */
+    WorkerThreads(int count, IntConsumer work) {
+        for (int i = 0; i < count; i++) {
+            int stripe = i;
+            Thread t = new Thread(() -> work.accept(stripe), "gauntlet-worker-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    int count() {
+        return threads.size();
+    }
+
+    /** Waits for the workers to finish the operations in flight, up to the drain's limit; returns how many did not. */
+    long drain() throws InterruptedException {
+        long drainDeadline = System.nanoTime() + DRAIN_NANOS;
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadline - System.nanoTime())));
+        }
+        return threads.stream().filter(Thread::isAlive).count();
+    }
+}
