@@ -219,41 +219,31 @@ final class IntervalAccounts {
         long intervalRetries = 0;
         // Everything cumulative is read back to back first, so an operation finishing meanwhile falls on the same
         // side of the interval's end in its histograms, its counters and its role's issued count.
-        List<OperationStats> ordered = stats.ordered();
+        Map<String, Map<String, OperationStats>> ordered = stats.ordered();
         Map<OperationStats, OperationStats.Snapshot> snaps = new java.util.IdentityHashMap<>();
         Map<OperationStats, Map<String, Long>> counterValues = new java.util.IdentityHashMap<>();
-        for (OperationStats s : ordered) {
-            snaps.put(s, s.takeInterval());
-            counterValues.put(s, s.counterValues());
-        }
-        // A role's issued operations: its operations' committed and failed counts in these same snapshots when
-        // no operation is shared between roles; otherwise the roles' own counters, read just after the snapshots
-        // (an operation ending in between is counted in this interval here and in the next in its histogram).
-        boolean exact = stats.operationsOwnedByRoles();
-        Map<String, Long> issuedNow = new java.util.HashMap<>();
-        if (exact) {
-            snaps.forEach((s, snap) -> {
-                String role = stats.roleOf(s.name());
-                if (role != null) {
-                    issuedNow.merge(role, snap.latency().getTotalCount() + snap.failed().getTotalCount(), Long::sum);
-                }
-            });
-        }
-        for (RoleCount r : roles) {
-            long issued = r.issued.sum();
-            long inInterval = exact ? issuedNow.getOrDefault(r.name, 0L) : issued - r.issuedBefore;
-            if (measuring) {
-                r.issuedMeasured += inInterval;
+        for (Map<String, OperationStats> byRole : ordered.values()) {
+            for (OperationStats s : byRole.values()) {
+                snaps.put(s, s.takeInterval());
+                counterValues.put(s, s.counterValues());
             }
-            r.issuedBefore = issued;
         }
-        for (OperationStats s : ordered) {
-            Totals t = totals.computeIfAbsent(s.name(), n -> new Totals());
-            OperationStats.Snapshot snap = snaps.get(s);
-            long errorsNow = s.errors();
-            long retriesNow = s.retries();
-            long reconnectsNow = s.reconnects();
-            long clampedNow = s.clamped();
+        // A role's issued operations: the committed and failed counts of its own stats in these same snapshots.
+        Map<String, Long> issuedNow = new java.util.HashMap<>();
+        ordered.values().forEach(byRole -> byRole.forEach((role, s) -> issuedNow.merge(role,
+                snaps.get(s).latency().getTotalCount() + snaps.get(s).failed().getTotalCount(), Long::sum)));
+        if (measuring) {
+            roles.forEach(r -> r.issuedMeasured += issuedNow.getOrDefault(r.name, 0L));
+        }
+        for (Map.Entry<String, Map<String, OperationStats>> operation : ordered.entrySet()) {
+            String name = operation.getKey();
+            java.util.Collection<OperationStats> byRole = operation.getValue().values();
+            Totals t = totals.computeIfAbsent(name, n -> new Totals());
+            OperationStats.Snapshot snap = merged(byRole, snaps);
+            long errorsNow = byRole.stream().mapToLong(OperationStats::errors).sum();
+            long retriesNow = byRole.stream().mapToLong(OperationStats::retries).sum();
+            long reconnectsNow = byRole.stream().mapToLong(OperationStats::reconnects).sum();
+            long clampedNow = byRole.stream().mapToLong(OperationStats::clamped).sum();
             long dErrors = errorsNow - t.lastErrors;
             long dRetries = retriesNow - t.lastRetries;
             long dReconnects = reconnectsNow - t.lastReconnects;
@@ -265,13 +255,14 @@ final class IntervalAccounts {
             intervalErrors += dErrors;
             intervalRetries += dRetries;
             if (intervalLog != null) {
-                intervalLog.write(s.name(), snap.latency(), fromMillis, toMillis);
-                intervalLog.write(s.name() + ".service", snap.service(), fromMillis, toMillis);
-                intervalLog.write(s.name() + ".poolWait", snap.poolWait(), fromMillis, toMillis);
-                intervalLog.write(s.name() + ".failed", snap.failed(), fromMillis, toMillis);
-                intervalLog.write(s.name() + ".unissued", snap.unissued(), fromMillis, toMillis);
+                intervalLog.write(name, snap.latency(), fromMillis, toMillis);
+                intervalLog.write(name + ".service", snap.service(), fromMillis, toMillis);
+                intervalLog.write(name + ".poolWait", snap.poolWait(), fromMillis, toMillis);
+                intervalLog.write(name + ".failed", snap.failed(), fromMillis, toMillis);
+                intervalLog.write(name + ".unissued", snap.unissued(), fromMillis, toMillis);
             }
-            Map<String, Long> own = counterValues.get(s);
+            Map<String, Long> own = new java.util.TreeMap<>();
+            byRole.forEach(s -> counterValues.get(s).forEach((k, v) -> own.merge(k, v, Long::sum)));
             Map<String, Long> intervalCounters = new java.util.TreeMap<>();
             Map<String, Long> previous = t.lastCounters;
             own.forEach((k, v) -> {
@@ -294,13 +285,13 @@ final class IntervalAccounts {
             }
             t.lastCounters = own;
             long count = snap.latency().getTotalCount();
-            phaseCounts.merge(s.name(), count, Long::sum);
-            PhaseFigures f = phaseFigures.computeIfAbsent(s.name(), n -> new PhaseFigures());
+            phaseCounts.merge(name, count, Long::sum);
+            PhaseFigures f = phaseFigures.computeIfAbsent(name, n -> new PhaseFigures());
             f.latency.add(snap.latency());
             f.errors += dErrors;
             f.retries += dRetries;
             intervalCounters.forEach((k, v) -> f.counters.merge(k, v, Long::sum));
-            ops.put(s.name(), IntervalOperation.of(snap.latency(), secs, dErrors, dRetries, intervalCounters));
+            ops.put(name, IntervalOperation.of(snap.latency(), secs, dErrors, dRetries, intervalCounters));
         }
         Map<String, Timing> observed = new java.util.TreeMap<>();
         for (Map.Entry<String, LatencyRecorder> o : stats.observations().entrySet()) {
@@ -351,13 +342,34 @@ final class IntervalAccounts {
         return observed;
     }
 
+    /** One operation's snapshot over its roles' stats (they are the caller's to change: each was copied or made). */
+    private static OperationStats.Snapshot merged(java.util.Collection<OperationStats> byRole,
+                                                  Map<OperationStats, OperationStats.Snapshot> snaps) {
+        OperationStats.Snapshot all = null;
+        for (OperationStats s : byRole) {
+            OperationStats.Snapshot one = snaps.get(s);
+            if (all == null) {
+                all = one;
+            } else {
+                all.latency().add(one.latency());
+                all.service().add(one.service());
+                all.poolWait().add(one.poolWait());
+                all.failed().add(one.failed());
+                all.unissued().add(one.unissued());
+            }
+        }
+        return all != null ? all : new OperationStats.Snapshot(LatencyRecorder.newHistogram(),
+                LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram(),
+                LatencyRecorder.newHistogram());
+    }
+
     List<OperationResult> totals() {
         double measured = measuredSeconds();
         List<OperationResult> list = new ArrayList<>();
-        for (OperationStats s : stats.ordered()) {
-            Totals t = totals.get(s.name());
+        for (String name : stats.ordered().keySet()) {
+            Totals t = totals.computeIfAbsent(name, n -> new Totals());
             long count = t.latency.getTotalCount();
-            list.add(new OperationResult(s.name(), count, t.errors, t.retries, measured > 0 ? count / measured : 0,
+            list.add(new OperationResult(name, count, t.errors, t.retries, measured > 0 ? count / measured : 0,
                     LatencySummary.of(t.latency), HistogramCodec.encode(t.latency), Timing.of(t.service),
                     Timing.of(t.poolWait), Timing.of(t.failed), t.unissued.getTotalCount(), Timing.of(t.unissued),
                     t.reconnects, t.clamped, t.counters));

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A role while it runs: its clients, its schedule (open loop), what it issued (all of it; the reporter takes the
- * measured share interval by interval, as it does the operations' counts) and what it left unissued.
+ * A role while it runs: its clients, its schedule (open loop), when it stops (a phase that leaves it out) and its
+ * {@link RoleCount}.
  */
 final class RoleRun<S> {
     final Role role;
@@ -94,7 +94,7 @@ final class RoleRun<S> {
             if (op == null) {
                 op = stats.firstOperationName();
             }
-            stats.stats(op).recordUnissued(end - schedule.intendedStart(k));
+            stats.stats(op, role.name()).recordUnissued(end - schedule.intendedStart(k));
             count.unissued.increment();
         }
     }

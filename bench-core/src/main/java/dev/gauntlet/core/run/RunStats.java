@@ -5,7 +5,7 @@ import dev.gauntlet.core.metrics.LatencyRecorder;
 import dev.gauntlet.core.metrics.OperationStats;
 import dev.gauntlet.core.result.ErrorCount;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,21 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What a run's workers record, as they record it: each operation's stats (by name, and which role ran it), the
+ * What a run's workers record, as they record it: each operation's stats (by name and role), the
  * latencies and gauges operations observed ({@link Attempt}), the failures by class and the error tallies. Workers
  * write; the interval accounts read it at every close. Nothing here knows time or intervals.
  */
 final class RunStats {
 
-    private static final String SHARED_OPERATION = "";
-
     private final List<String> operationNames;
     /** Stripes per recorder: few enough workers each record into a slot of their own (single-writer protocol). */
     private final int stripes;
-    private final Map<String, OperationStats> stats = new ConcurrentHashMap<>();
+    /** Each operation's stats by the role whose clients ran it: a role's figures are its own stats'. */
+    private final Map<String, Map<String, OperationStats>> byOperation = new ConcurrentHashMap<>();
     private final Map<String, LatencyRecorder> observations = new ConcurrentHashMap<>();
-    /** Each operation's role, or {@link #SHARED_OPERATION} when clients of several roles run it. */
-    private final Map<String, String> roleOfOperation = new ConcurrentHashMap<>();
     /** Every failure of the whole run by class (retried attempts and failed reconnects included), never reset. */
     private final Map<String, LongAdder> failuresByClass = new ConcurrentHashMap<>();
     private final Gauges gauges;
@@ -40,39 +37,27 @@ final class RunStats {
         this.stripes = workers <= LatencyRecorder.STRIPES ? workers : 0;
         this.gauges = gauges;
         for (String name : operationNames) {
-            stats.put(name, new OperationStats(name, stripes));
+            byOperation.put(name, new ConcurrentHashMap<>());
         }
     }
 
-    OperationStats stats(String name) {
-        return stats.computeIfAbsent(name, n -> new OperationStats(n, stripes));
-    }
-
-    /** The stats of operation {@code name}, run by a client of {@code role}. */
+    /** The stats of operation {@code name} as clients of {@code role} run it. */
     OperationStats stats(String name, String role) {
-        roleOfOperation.merge(name, role, (a, b) -> a.equals(b) ? a : SHARED_OPERATION);
-        return stats(name);
+        return byOperation.computeIfAbsent(name, n -> new ConcurrentHashMap<>())
+                .computeIfAbsent(role, r -> new OperationStats(name, stripes));
     }
 
-    /** The role whose clients alone run {@code operation}, or null (not run yet, or shared between roles). */
-    String roleOf(String operation) {
-        String role = roleOfOperation.get(operation);
-        return SHARED_OPERATION.equals(role) ? null : role;
-    }
-
-    /** Whether every operation run so far belongs to one role: a role's count is then its operations' counts. */
-    boolean operationsOwnedByRoles() {
-        return !roleOfOperation.containsValue(SHARED_OPERATION);
-    }
-
-    /** The workload's operations in its order, then any others by name. */
-    List<OperationStats> ordered() {
-        List<OperationStats> ordered = new ArrayList<>();
+    /**
+     * Each operation's stats by role, the workload's operations first in its order (those no client ran yet with
+     * none), then any others by name.
+     */
+    Map<String, Map<String, OperationStats>> ordered() {
+        Map<String, Map<String, OperationStats>> ordered = new LinkedHashMap<>();
         for (String name : operationNames) {
-            ordered.add(stats.get(name));
+            ordered.put(name, new TreeMap<>(byOperation.get(name)));
         }
-        stats.values().stream().filter(s -> !operationNames.contains(s.name()))
-                .sorted(Comparator.comparing(OperationStats::name)).forEach(ordered::add);
+        byOperation.keySet().stream().filter(name -> !operationNames.contains(name)).sorted()
+                .forEach(name -> ordered.put(name, new TreeMap<>(byOperation.get(name))));
         return ordered;
     }
 

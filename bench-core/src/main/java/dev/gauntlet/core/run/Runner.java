@@ -292,7 +292,6 @@ public final class Runner<S> {
         if (!c.observed.isEmpty()) {
             stats.record(c.observed, s, end, stripe);
         }
-        c.role.count.issued.increment();
         if (perTransaction) {
             target.release(session, false);
             c.reconnects = 0;
@@ -355,7 +354,6 @@ public final class Runner<S> {
     /** The pending operation ended in failure at {@code now}: its latency goes into the failed histogram. */
     private void ended(SimulatedClient<S> c, OperationStats s, long now) {
         s.recordFailure(now - c.firstIntended);
-        c.role.count.issued.increment();
         c.pending = null;
         if (++c.completed == 1) {
             c.role.clientReady();
