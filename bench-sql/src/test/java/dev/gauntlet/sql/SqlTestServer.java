@@ -98,7 +98,7 @@ public final class SqlTestServer {
     private static SqlTestServer startShared() {
         String url = System.getenv(URL_VARIABLE);
         if (url != null && !url.isBlank()) {
-            String database = databaseOf(url.trim());
+            String database = JdbcUrl.databaseOf(url.trim());
             return new SqlTestServer(new ConnectionSettings(url.trim(), System.getenv(USER_VARIABLE),
                     System.getenv(PASSWORD_VARIABLE)), database, database, null);
         }
@@ -137,7 +137,7 @@ public final class SqlTestServer {
 
     /** The database {@code settings} name, on whatever server runs it. */
     public static SqlTestServer of(ConnectionSettings settings) {
-        String database = databaseOf(settings.url());
+        String database = JdbcUrl.databaseOf(settings.url());
         return new SqlTestServer(settings, database, database, null);
     }
 
@@ -191,7 +191,7 @@ public final class SqlTestServer {
         if (!DATABASE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("test database names are lower-case letters, digits and '_': " + name);
         }
-        ConnectionSettings admin = new ConnectionSettings(withDatabase(url(), adminDatabase), user(), password());
+        ConnectionSettings admin = new ConnectionSettings(JdbcUrl.withDatabase(url(), adminDatabase), user(), password());
         try (Connection c = admin.connectForAdmin()) {
             try (PreparedStatement end = c.prepareStatement("select pg_terminate_backend(pid) from pg_stat_activity "
                     + "where datname = ? and pid <> pg_backend_pid()")) {
@@ -203,7 +203,7 @@ public final class SqlTestServer {
             throw new IllegalStateException("could not recreate test database " + name + " on " + admin + ": "
                     + e.getMessage(), e);
         }
-        return new SqlTestServer(new ConnectionSettings(withDatabase(url(), name), user(), password()), name,
+        return new SqlTestServer(new ConnectionSettings(JdbcUrl.withDatabase(url(), name), user(), password()), name,
                 adminDatabase, local);
     }
 
@@ -277,25 +277,6 @@ public final class SqlTestServer {
         } catch (NoSuchFileException exited) {
             return GONE;
         }
-    }
-
-    /** {@code jdbc:postgresql://host:port/db?params} with the database replaced (or added). */
-    static String withDatabase(String url, String database) {
-        int hosts = url.indexOf("//");
-        int query = url.indexOf('?', Math.max(hosts, 0));
-        String beforeQuery = query < 0 ? url : url.substring(0, query);
-        String params = query < 0 ? "" : url.substring(query);
-        int slash = hosts < 0 ? -1 : beforeQuery.indexOf('/', hosts + 2);
-        String prefix = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
-        return prefix + "/" + database + params;
-    }
-
-    static String databaseOf(String url) {
-        int hosts = url.indexOf("//");
-        int query = url.indexOf('?', Math.max(hosts, 0));
-        String beforeQuery = query < 0 ? url : url.substring(0, query);
-        int slash = hosts < 0 ? -1 : beforeQuery.indexOf('/', hosts + 2);
-        return slash < 0 || slash == beforeQuery.length() - 1 ? "postgres" : beforeQuery.substring(slash + 1);
     }
 
     private static void deleteQuietly(Path directory) {

@@ -1,5 +1,6 @@
 package dev.gauntlet.testing;
 
+import dev.gauntlet.sql.JdbcUrl;
 import dev.gauntlet.sql.server.LocalPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -74,12 +75,12 @@ final class TestServer implements AutoCloseable {
 
     static TestServer fromUrl(String url, String user, String password) {
         log.debug("tests use the server at {}", url.replaceAll("password=[^&]*", "password=***"));
-        return new TestServer(TestDatabase.Kind.URL, url, user, password, databaseOf(url), null, null, null);
+        return new TestServer(TestDatabase.Kind.URL, url, user, password, JdbcUrl.databaseOf(url), null, null, null);
     }
 
     /** A server in a container; {@code container} is closed with this server. */
     static TestServer fromContainer(String url, String user, String password, AutoCloseable container) {
-        return new TestServer(TestDatabase.Kind.TESTCONTAINERS, url, user, password, databaseOf(url), null,
+        return new TestServer(TestDatabase.Kind.TESTCONTAINERS, url, user, password, JdbcUrl.databaseOf(url), null,
                 container, null);
     }
 
@@ -121,7 +122,7 @@ final class TestServer implements AutoCloseable {
     }
 
     String jdbcUrl(String database) {
-        return withDatabase(baseUrl, database);
+        return JdbcUrl.withDatabase(baseUrl, database);
     }
 
     TestDatabase freshDatabase(String name) {
@@ -170,25 +171,6 @@ final class TestServer implements AutoCloseable {
                 deleteQuietly(temporaryDirectory);
             }
         }
-    }
-
-    /** {@code jdbc:postgresql://host:port/db?params} with the database replaced (or added). */
-    static String withDatabase(String url, String database) {
-        int hosts = url.indexOf("//");
-        int query = url.indexOf('?', Math.max(hosts, 0));
-        String beforeQuery = query < 0 ? url : url.substring(0, query);
-        String params = query < 0 ? "" : url.substring(query);
-        int slash = hosts < 0 ? -1 : beforeQuery.indexOf('/', hosts + 2);
-        String prefix = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
-        return prefix + "/" + database + params;
-    }
-
-    static String databaseOf(String url) {
-        int hosts = url.indexOf("//");
-        int query = url.indexOf('?', Math.max(hosts, 0));
-        String beforeQuery = query < 0 ? url : url.substring(0, query);
-        int slash = hosts < 0 ? -1 : beforeQuery.indexOf('/', hosts + 2);
-        return slash < 0 || slash == beforeQuery.length() - 1 ? "postgres" : beforeQuery.substring(slash + 1);
     }
 
     private static void deleteQuietly(Path directory) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.JdbcUrl;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -64,10 +65,10 @@ class PostgresExtensionTest {
     @Test
     void urlsSwapTheDatabaseAndKeepParameters() {
         assertEquals("jdbc:postgresql://h:5432/other?ssl=false",
-                TestServer.withDatabase("jdbc:postgresql://h:5432/test?ssl=false", "other"));
-        assertEquals("jdbc:postgresql://h1:1,h2:2/other", TestServer.withDatabase("jdbc:postgresql://h1:1,h2:2/", "other"));
-        assertEquals("jdbc:postgresql://h/other", TestServer.withDatabase("jdbc:postgresql://h", "other"));
-        assertEquals("test", TestServer.databaseOf("jdbc:postgresql://h:5432/test?ssl=false"));
-        assertEquals("postgres", TestServer.databaseOf("jdbc:postgresql://h:5432/"));
+                JdbcUrl.withDatabase("jdbc:postgresql://h:5432/test?ssl=false", "other"));
+        assertEquals("jdbc:postgresql://h1:1,h2:2/other", JdbcUrl.withDatabase("jdbc:postgresql://h1:1,h2:2/", "other"));
+        assertEquals("jdbc:postgresql://h/other", JdbcUrl.withDatabase("jdbc:postgresql://h", "other"));
+        assertEquals("test", JdbcUrl.databaseOf("jdbc:postgresql://h:5432/test?ssl=false"));
+        assertEquals("postgres", JdbcUrl.databaseOf("jdbc:postgresql://h:5432/"));
     }
 }
