@@ -7,6 +7,7 @@ import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Runner;
 import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.JdbcTarget;
 import java.io.PrintStream;
@@ -65,7 +66,7 @@ final class Drain {
 
     static Outcome run(ConnectionSettings settings, Workload<Connection> workload, int readers, Duration limit,
                        Backlog backlog, PrintStream out) throws SQLException, InterruptedException {
-        RunPlan plan = RunPlan.builder().role(Role.closedLoop(dev.gauntlet.queue.pubsub.PubSubWorkload.READERS, readers))
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(PubSubWorkload.READERS, readers))
                 .workers(readers).duration(limit).reportEvery(Duration.ofSeconds(1)).build();
         try (JdbcTarget target = JdbcTarget.direct(settings); Connection watch = settings.connect()) {
             watch.setAutoCommit(true);

@@ -11,7 +11,6 @@ import dev.gauntlet.queue.workqueue.WorkQueueWorkload;
 import dev.gauntlet.sql.Rendezvous;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,11 +78,7 @@ final class WorkQueueMode implements Mode {
 
     @Override
     public Map<String, Long> backlog(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM queue_messages"
-                + (ack == AckMode.FLAG ? " WHERE acked_at IS NULL" : ""))) {
-            rs.next();
-            return Map.of("queue", rs.getLong(1));
-        }
+        return QueueSchema.backlog(c, ack);
     }
 
     @Override
@@ -100,7 +95,7 @@ final class WorkQueueMode implements Mode {
 
     @Override
     public List<String> tables() {
-        return List.of("queue\\_messages", "queue\\_archive");
+        return QueueSchema.TABLES;
     }
 
     @Override

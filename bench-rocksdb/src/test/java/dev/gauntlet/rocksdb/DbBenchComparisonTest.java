@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.rocksdb.dbbench.DbBenchProcess;
+import dev.gauntlet.rocksdb.fill.DbBenchProcess;
 import dev.gauntlet.rocksdb.fill.SideBySide;
 import java.nio.file.Files;
 import java.nio.file.Path;

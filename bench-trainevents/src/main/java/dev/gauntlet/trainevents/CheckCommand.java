@@ -7,6 +7,8 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.sql.check.CheckScope;
 import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.trainevents.checks.EventChecks;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package dev.gauntlet.trainevents;
 
+import dev.gauntlet.trainevents.schema.EventTables;
 import java.sql.Connection;
 import java.sql.SQLException;
 import picocli.CommandLine.Command;

@@ -3,6 +3,8 @@ package dev.gauntlet.trainevents;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.trainevents.schema.EventTables;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

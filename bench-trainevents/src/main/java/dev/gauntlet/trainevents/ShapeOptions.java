@@ -2,6 +2,7 @@ package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.DurationConverter;
+import dev.gauntlet.trainevents.workload.TrainEventsWorkload;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

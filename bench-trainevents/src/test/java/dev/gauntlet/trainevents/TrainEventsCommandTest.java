@@ -10,6 +10,7 @@ import dev.gauntlet.sql.server.PgBouncer;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
+import dev.gauntlet.trainevents.workload.Lifecycle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;

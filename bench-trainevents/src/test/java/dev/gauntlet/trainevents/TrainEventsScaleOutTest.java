@@ -10,6 +10,9 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
+import dev.gauntlet.trainevents.checks.EventChecks;
+import dev.gauntlet.trainevents.workload.Lifecycle;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -74,18 +77,18 @@ class TrainEventsScaleOutTest {
 
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             try (var rs = s.executeQuery("SELECT count(DISTINCT worker), count(*) FILTER (WHERE worker = 1) FROM "
-                    + EventChecks.SHARED_LEDGERS)) {
+                    + Variant.SHARED_LEDGERS)) {
                 rs.next();
                 assertEquals(2, rs.getInt(1), "both ledgers stored");
                 assertTrue(rs.getLong(2) > 0, "worker 1's events are in the ledgers worker 0 checked");
             }
             // An event only worker 1 added, gone: the check worker 0 runs counts it lost.
-            s.execute("DELETE FROM " + Variant.ARCHIVE + " WHERE id = (SELECT id FROM " + EventChecks.SHARED_LEDGERS
+            s.execute("DELETE FROM " + Variant.ARCHIVE + " WHERE id = (SELECT id FROM " + Variant.SHARED_LEDGERS
                     + " l WHERE worker = 1 AND certain AND EXISTS (SELECT 1 FROM " + Variant.ARCHIVE
                     + " a WHERE a.id = l.id) LIMIT 1)");
             // An archive only worker 1 heard commit, undone (the event live and COMPLETE again): worker 0 sees it too.
             String unarchived;
-            try (var rs = s.executeQuery("SELECT l.id FROM " + EventChecks.SHARED_LEDGERS + " l JOIN " + Variant.ARCHIVE
+            try (var rs = s.executeQuery("SELECT l.id FROM " + Variant.SHARED_LEDGERS + " l JOIN " + Variant.ARCHIVE
                     + " a ON a.id = l.id WHERE l.worker = 1 AND l.certain AND l.state = 'ARCHIVED' "
                     + "AND a.final_status = 'COMPLETE' ORDER BY l.id LIMIT 1")) {
                 assertTrue(rs.next(), "worker 1 archived events");

@@ -4,8 +4,8 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.FoundBatches;
+import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.pubsub.WriterLedger;
-import dev.gauntlet.queue.schema.LogSchema;
 import dev.gauntlet.sql.check.CheckScope;
 import dev.gauntlet.sql.check.SqlCheck;
 import dev.gauntlet.sql.check.SqlChecks;
@@ -83,7 +83,7 @@ public final class DeliveryChecks {
     public static List<SqlCheck> table(WorkerShare.Range partitions) {
         List<SqlCheck> checks = new ArrayList<>();
         for (int p = partitions.from(); p < partitions.to(); p++) {
-            String t = LogSchema.table(p);
+            String t = PubSubWorkload.partitionTable(p);
             String bounds = "(SELECT next_offset FROM log_tip WHERE partition = " + p + ") AS tip, "
                     + "(SELECT first_offset FROM log_retention WHERE partition = " + p + ") AS first";
             checks.add(SqlCheck.named(t + " holds every offset from its first retained to its tip")

@@ -3,7 +3,6 @@ package dev.gauntlet.queue.pubsub;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
-import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -107,7 +106,8 @@ final class Consume implements Operation<Connection> {
         long expected = from;
         long newest = 0;
         try (PreparedStatement r = c.prepareStatement("SELECT msg_offset, produced_at, payload FROM "
-                + LogSchema.table(partition) + " WHERE msg_offset >= ? AND msg_offset < ? ORDER BY msg_offset")) {
+                + PubSubWorkload.partitionTable(partition)
+                + " WHERE msg_offset >= ? AND msg_offset < ? ORDER BY msg_offset")) {
             r.setLong(1, from);
             r.setLong(2, to);
             try (ResultSet rs = r.executeQuery()) {

@@ -1,6 +1,5 @@
 package dev.gauntlet.queue.pubsub;
 
-import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +39,7 @@ public final class FoundBatches {
 
     /** Every message partition {@code partition} holds now. */
     public static FoundBatches inLog(Connection c, int partition) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement(groupedFrom(LogSchema.table(partition)));
+        try (PreparedStatement p = c.prepareStatement(groupedFrom(PubSubWorkload.partitionTable(partition)));
              ResultSet rs = p.executeQuery()) {
             return read(rs);
         }

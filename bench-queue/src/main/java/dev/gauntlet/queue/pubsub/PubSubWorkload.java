@@ -59,6 +59,11 @@ public final class PubSubWorkload implements Workload<Connection> {
         this.ledger = ledger;
     }
 
+    /** The table of partition {@code p}: {@code log_p0}, {@code log_p1}, ... */
+    public static String partitionTable(int partition) {
+        return "log_p" + partition;
+    }
+
     /** {@code read-g1}, the operation of group 1's readers. */
     public static String readOperation(int group) {
         return Consume.name(group);

@@ -2,7 +2,6 @@ package dev.gauntlet.queue.pubsub;
 
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
-import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +29,7 @@ final class Publish implements Operation<Connection> {
         this.payload = payload;
         this.ledger = ledger;
         this.sql = "WITH r AS (UPDATE log_tip SET next_offset = next_offset + ? WHERE partition = ? "
-                + "RETURNING next_offset - ? AS first), w AS (INSERT INTO " + LogSchema.table(partition)
+                + "RETURNING next_offset - ? AS first), w AS (INSERT INTO " + PubSubWorkload.partitionTable(partition)
                 + " (msg_offset, produced_at, producer_seq, payload) SELECT r.first + g, ?, ?, ? FROM r, "
                 + "generate_series(0, ? - 1) AS g RETURNING 1) SELECT r.first, (SELECT count(*) FROM w) FROM r";
     }

@@ -3,7 +3,6 @@ package dev.gauntlet.queue.pubsub;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
-import dev.gauntlet.queue.schema.LogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 
@@ -49,7 +48,7 @@ final class Retain implements Operation<Connection> {
                 }
             }
             FoundBatches swept;
-            try (PreparedStatement d = c.prepareStatement("WITH d AS (DELETE FROM " + LogSchema.table(p)
+            try (PreparedStatement d = c.prepareStatement("WITH d AS (DELETE FROM " + PubSubWorkload.partitionTable(p)
                     + " WHERE msg_offset < ? RETURNING msg_offset, producer_seq) " + FoundBatches.groupedFrom("d"))) {
                 d.setLong(1, low);
                 try (var rs = d.executeQuery()) {

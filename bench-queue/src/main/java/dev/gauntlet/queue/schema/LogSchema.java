@@ -1,6 +1,7 @@
 package dev.gauntlet.queue.schema;
 
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,11 +30,6 @@ public final class LogSchema {
     public static final java.util.List<String> TABLES = java.util.List.of("log\\_p%", "log\\_tip", "log\\_retention",
             "consumer\\_offsets");
 
-    /** The table of partition {@code p}. */
-    public static String table(int partition) {
-        return "log_p" + partition;
-    }
-
     /** Drops whatever log is there and creates an empty one of {@code partitions} partitions and {@code groups} groups. */
     public static void create(Connection c, int partitions, int groups) throws SQLException {
         drop(c);
@@ -43,8 +39,8 @@ public final class LogSchema {
             s.execute("CREATE TABLE consumer_offsets (grp int, partition int, next_offset bigint NOT NULL, "
                     + "PRIMARY KEY (grp, partition))");
             for (int p = 0; p < partitions; p++) {
-                s.execute("CREATE TABLE " + table(p) + " (msg_offset bigint PRIMARY KEY, produced_at bigint NOT NULL, "
-                        + "producer_seq bigint NOT NULL, payload bytea NOT NULL)");
+                s.execute("CREATE TABLE " + PubSubWorkload.partitionTable(p) + " (msg_offset bigint PRIMARY KEY, "
+                        + "produced_at bigint NOT NULL, producer_seq bigint NOT NULL, payload bytea NOT NULL)");
                 s.execute("INSERT INTO log_tip VALUES (" + p + ", 0)");
                 s.execute("INSERT INTO log_retention VALUES (" + p + ", 0)");
                 for (int g = 0; g < groups; g++) {
@@ -94,7 +90,7 @@ public final class LogSchema {
         int partitions = partitions(c);
         try (Statement s = c.createStatement()) {
             for (int p = 0; p < partitions; p++) {
-                s.execute("DROP TABLE IF EXISTS " + table(p));
+                s.execute("DROP TABLE IF EXISTS " + PubSubWorkload.partitionTable(p));
             }
             s.execute("DROP TABLE IF EXISTS log_tip");
             s.execute("DROP TABLE IF EXISTS log_retention");

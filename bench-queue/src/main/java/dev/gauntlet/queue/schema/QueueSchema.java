@@ -4,6 +4,8 @@ import dev.gauntlet.queue.workqueue.AckMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The work queue: one table of messages that competing readers claim and acknowledge, and, when acknowledging
@@ -20,6 +22,9 @@ import java.sql.Statement;
  * The archive's primary key is the database's own guard against a message archived twice.
  */
 public final class QueueSchema {
+
+    /** The tables a server gauge should watch, as LIKE patterns. */
+    public static final List<String> TABLES = List.of("queue\\_messages", "queue\\_archive");
 
     private QueueSchema() {
     }
@@ -47,6 +52,15 @@ public final class QueueSchema {
         try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT to_regclass('queue_messages') IS NOT NULL")) {
             rs.next();
             return rs.getBoolean(1);
+        }
+    }
+
+    /** The messages not yet acknowledged, as {@code queue}. */
+    public static Map<String, Long> backlog(Connection c, AckMode mode) throws SQLException {
+        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM queue_messages"
+                + (mode == AckMode.FLAG ? " WHERE acked_at IS NULL" : ""))) {
+            rs.next();
+            return Map.of("queue", rs.getLong(1));
         }
     }
 

@@ -12,7 +12,6 @@ import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
-import dev.gauntlet.rocksdb.dbbench.DbBenchProcess;
 import dev.gauntlet.rocksdb.dbbench.RepeatSummary;
 import dev.gauntlet.rocksdb.dbbench.RunLine;
 import java.io.IOException;

@@ -17,10 +17,6 @@ public final class Procedures {
     /** The version {@code procedures.sql} installs ({@code tpcc_procedures_version()}). */
     public static final int VERSION = 2;
 
-    /** The SQLSTATE {@code tpcc_new_order} raises when stock rows are missing (the message lists item@warehouse). */
-    public static final String MISSING_STOCK = "GT001";
-    public static final String MISSING_STOCK_PREFIX = "missing stock: ";
-
     private Procedures() {
     }
 

@@ -1,7 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import dev.gauntlet.tpcc.schema.Procedures;
 import java.sql.Array;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
@@ -50,6 +49,9 @@ public final class NewOrder implements TransactionMode.Procedural {
     /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
     private static final String EXISTING_ITEMS = "SELECT i_id FROM item WHERE i_id = ANY (?)";
     private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?, ?)";
+    /** The SQLSTATE {@code tpcc_new_order} raises when stock rows are missing (the message lists item@warehouse). */
+    private static final String MISSING_STOCK = "GT001";
+    private static final String MISSING_STOCK_PREFIX = "missing stock: ";
 
     static {
         for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
@@ -221,7 +223,7 @@ public final class NewOrder implements TransactionMode.Procedural {
                 orderId = rs.getInt(1);
             }
         } catch (SQLException e) {
-            if (!Procedures.MISSING_STOCK.equals(e.getSQLState())) {
+            if (!MISSING_STOCK.equals(e.getSQLState())) {
                 throw e;
             }
             rollBack(c);
@@ -255,12 +257,12 @@ public final class NewOrder implements TransactionMode.Procedural {
     private List<Line> missingLines(SQLException e) {
         String message = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                 ? p.getServerErrorMessage().getMessage() : e.getMessage();
-        int at = message.indexOf(Procedures.MISSING_STOCK_PREFIX);
+        int at = message.indexOf(MISSING_STOCK_PREFIX);
         List<Line> missing = new ArrayList<>();
         if (at < 0) {
             return missing;
         }
-        for (String pair : message.substring(at + Procedures.MISSING_STOCK_PREFIX.length()).strip().split(",")) {
+        for (String pair : message.substring(at + MISSING_STOCK_PREFIX.length()).strip().split(",")) {
             String[] parts = pair.split("@");
             int item = Integer.parseInt(parts[0].strip());
             int supply = Integer.parseInt(parts[1].strip());

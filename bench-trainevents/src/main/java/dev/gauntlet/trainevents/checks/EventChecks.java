@@ -1,10 +1,12 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.checks;
 
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.sql.ReadOnlySnapshot;
 import dev.gauntlet.sql.check.CheckScope;
 import dev.gauntlet.sql.check.SqlCheck;
 import dev.gauntlet.sql.check.SqlChecks;
+import dev.gauntlet.trainevents.workload.EventLedger;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -27,8 +29,8 @@ import org.postgresql.copy.PGCopyOutputStream;
  * {@link EventLedger} copied in beside them: every event the driver added (or heard processed or archived) is in the
  * events table or the archive, nothing is there the driver did not add, and no event is in a state behind one the
  * driver heard a process or archive commit ({@value #NONE_UNDONE}). A run split between processes ({@code --worker})
- * checks once, against every process's ledger stored in {@value #SHARED_LEDGERS}: any process's clients process and
- * archive any process's events.
+ * checks once, against every process's ledger stored in {@value Variant#SHARED_LEDGERS}: any process's clients
+ * process and archive any process's events.
  */
 public final class EventChecks {
 
@@ -39,11 +41,10 @@ public final class EventChecks {
      * The check that compares every event's state with the furthest the driver heard it reach: a process or archive
      * acknowledged and then lost (a failover, a restore) leaves the event behind, PROCESSING again, live again.
      */
-    static final String NONE_UNDONE = "every process and archive the driver heard commit is in the tables (none undone)";
+    public static final String NONE_UNDONE =
+            "every process and archive the driver heard commit is in the tables (none undone)";
     /** The violations of a failed check listed in its detail; all are counted. */
     private static final int LISTED = 5;
-    /** The ledgers of a split run's processes, by worker. */
-    static final String SHARED_LEDGERS = "te_ledgers";
 
     private EventChecks() {
     }
@@ -107,24 +108,24 @@ public final class EventChecks {
     }
 
     /** Creates the empty table the processes of a split run store their ledgers in (worker 0, with the tables). */
-    static void createSharedLedgers(Connection c) throws SQLException {
+    public static void createSharedLedgers(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + SHARED_LEDGERS);
-            s.execute("CREATE TABLE " + SHARED_LEDGERS + " (worker int NOT NULL, " + LEDGER_COLUMNS + ")");
+            s.execute("DROP TABLE IF EXISTS " + Variant.SHARED_LEDGERS);
+            s.execute("CREATE TABLE " + Variant.SHARED_LEDGERS + " (worker int NOT NULL, " + LEDGER_COLUMNS + ")");
         }
     }
 
     /** Stores {@code ledger} as worker {@code worker}'s, for {@link #runOverStored}. */
-    static void store(Connection c, int worker, EventLedger ledger) throws SQLException {
+    public static void store(Connection c, int worker, EventLedger ledger) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.execute("DELETE FROM " + SHARED_LEDGERS + " WHERE worker = " + worker);
+            s.execute("DELETE FROM " + Variant.SHARED_LEDGERS + " WHERE worker = " + worker);
         }
-        copy(c, "COPY " + SHARED_LEDGERS + " (worker, id, certain, state) FROM STDIN", worker + "\t", ledger);
+        copy(c, "COPY " + Variant.SHARED_LEDGERS + " (worker, id, certain, state) FROM STDIN", worker + "\t", ledger);
     }
 
     /** The checks of {@link #run}, against every process's stored ledger at once. */
-    static List<Check> runOverStored(Connection c, Variant v) throws SQLException {
-        return against(c, v, SHARED_LEDGERS);
+    public static List<Check> runOverStored(Connection c, Variant v) throws SQLException {
+        return against(c, v, Variant.SHARED_LEDGERS);
     }
 
     private static void copy(Connection c, String sql, String prefix, EventLedger ledger) throws SQLException {

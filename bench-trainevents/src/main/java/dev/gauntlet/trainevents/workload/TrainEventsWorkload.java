@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Step;

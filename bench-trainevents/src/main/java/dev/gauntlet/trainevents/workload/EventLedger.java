@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -90,7 +90,7 @@ public final class EventLedger {
      * {@code COPY te_ledger (id, certain, state) FROM STDIN} (with a prefix such as {@code "3\t"}, of a table with one
      * more column before them): an add's state is PENDING.
      */
-    synchronized void copyTo(Writer out, String prefix) throws IOException {
+    public synchronized void copyTo(Writer out, String prefix) throws IOException {
         write(out, prefix, ids, size, "\tt\tPENDING\n");
         write(out, prefix, uncertain, uncertainSize, "\tf\tPENDING\n");
         steps.write(out, prefix, "\tt\t");

@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import java.util.SplittableRandom;
 import java.util.UUID;

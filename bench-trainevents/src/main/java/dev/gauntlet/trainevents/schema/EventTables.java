@@ -1,5 +1,8 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.schema;
 
+import dev.gauntlet.trainevents.workload.EventBatch;
+import dev.gauntlet.trainevents.workload.EventLedger;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -7,7 +10,7 @@ import java.sql.Statement;
 import java.util.SplittableRandom;
 
 /** Creates a variant's tables and seeds them with PENDING events, so processing has a backlog from the start. */
-final class EventTables {
+public final class EventTables {
 
     private static final int SEED_BATCH = 500;
 
@@ -18,7 +21,7 @@ final class EventTables {
      * Drops whatever train-event tables exist, creates the variant's, and adds {@code events} PENDING events drawn
      * from {@code seed}, recording them in {@code ledger} (null: not recorded).
      */
-    static void create(Connection c, Variant v, boolean cockroach, long events, long seed, EventLedger ledger)
+    public static void create(Connection c, Variant v, boolean cockroach, long events, long seed, EventLedger ledger)
             throws SQLException {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
@@ -53,7 +56,7 @@ final class EventTables {
         }
     }
 
-    static void drop(Connection c) throws SQLException {
+    public static void drop(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String ddl : Variant.dropStatements()) {
                 s.execute(ddl);

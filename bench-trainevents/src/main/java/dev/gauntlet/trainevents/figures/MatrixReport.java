@@ -1,5 +1,6 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.figures;
 
+import dev.gauntlet.core.experiment.Experiment;
 import dev.gauntlet.core.report.MarkdownTable;
 import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.result.HistogramCodec;
@@ -7,6 +8,7 @@ import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
+import dev.gauntlet.trainevents.workload.Lifecycle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +25,7 @@ import org.HdrHistogram.Histogram;
  * retries and errors, write amplification, wait events, CPU, and an interpretation written from these numbers.
  * Latencies of a cell with several runs come from their summed histograms.
  */
-final class MatrixReport {
+public final class MatrixReport {
 
     private static final List<String> ROWS = List.of(Lifecycle.ADD, Lifecycle.PROCESS, Lifecycle.ARCHIVE,
             Lifecycle.CYCLE);
@@ -74,9 +76,9 @@ final class MatrixReport {
     private MatrixReport() {
     }
 
-    static String markdown(List<RunGroup> groups) {
+    public static String markdown(List<RunGroup> groups) {
         List<CellRuns> cells = groups.stream().map(g -> new CellRuns(
-                String.valueOf(g.first().parameters().getOrDefault(RunCommand.VARIANT, "?")),
+                String.valueOf(g.first().parameters().getOrDefault(Experiment.VARIANT, "?")),
                 String.valueOf(g.first().parameters().getOrDefault("pool", "?")), g)).toList();
         List<String> variants = cells.stream().map(CellRuns::variant).distinct().toList();
         List<String> pools = cells.stream().map(CellRuns::pool).distinct().toList();

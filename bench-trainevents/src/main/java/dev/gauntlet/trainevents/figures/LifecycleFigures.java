@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.figures;
 
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.MetricInfo;
@@ -10,6 +10,8 @@ import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.sql.observe.ServerCpu;
 import dev.gauntlet.sql.observe.WaitEvents;
 import dev.gauntlet.sql.observe.WalBytes;
+import dev.gauntlet.trainevents.workload.Lifecycle;
+import dev.gauntlet.trainevents.workload.Variant;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,7 +24,7 @@ import java.util.TreeMap;
  * A run's figures beyond the operations' own: events through the lifecycle per second, WAL and storage per event,
  * what the server's sessions waited on, and the CPU a cycle cost the driver and the server.
  */
-final class LifecycleFigures {
+public final class LifecycleFigures {
 
     static final String ADDED_PER_SECOND = "eventsAddedPerSecond";
     static final String WAL_PER_EVENT = "walBytesPerEvent";
@@ -36,7 +38,7 @@ final class LifecycleFigures {
     private LifecycleFigures() {
     }
 
-    static Metrics of(RunResult r) {
+    public static Metrics of(RunResult r) {
         Metrics m = new Metrics();
         double seconds = r.measuredSeconds();
         long added = count(r, Lifecycle.ADD);
@@ -100,7 +102,7 @@ final class LifecycleFigures {
     }
 
     /** The tables' sizes at the end of the run (heap, TOAST and indexes apart), and storage per archived event. */
-    static void addSizes(Metrics m, Connection c, RunResult r) throws SQLException {
+    public static void addSizes(Metrics m, Connection c, RunResult r) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT c.relname, pg_relation_size(c.oid), "
                         + "CASE WHEN c.reltoastrelid = 0 THEN 0 ELSE pg_total_relation_size(c.reltoastrelid) END, "

@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +16,8 @@ import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
+import dev.gauntlet.trainevents.checks.EventChecks;
+import dev.gauntlet.trainevents.schema.EventTables;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

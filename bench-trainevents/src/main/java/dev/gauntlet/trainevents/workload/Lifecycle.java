@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
@@ -16,13 +16,13 @@ import java.util.UUID;
  * add's intended start) and how long with the delay before it ({@code cycleWithDelay}, dbworkload's
  * {@code __cycle__}).
  */
-final class Lifecycle {
+public final class Lifecycle {
 
-    static final String ADD = "add";
-    static final String PROCESS = "process";
-    static final String ARCHIVE = "archive";
-    static final String CYCLE = "cycle";
-    static final String CYCLE_WITH_DELAY = "cycleWithDelay";
+    public static final String ADD = "add";
+    public static final String PROCESS = "process";
+    public static final String ARCHIVE = "archive";
+    public static final String CYCLE = "cycle";
+    public static final String CYCLE_WITH_DELAY = "cycleWithDelay";
     static final String LOCK_HOLD = "lockHold";
 
     private final Variant variant;

@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -33,6 +33,8 @@ public enum Variant {
     public static final String EVENTS = "train_events";
     public static final String STATUS = "train_event_status";
     public static final String ARCHIVE = "train_events_archive";
+    /** The ledgers of a split run's processes, by worker, gathered for one check (dropped with the tables). */
+    public static final String SHARED_LEDGERS = "te_ledgers";
 
     private final String label;
     private final String payloadType;
@@ -69,12 +71,12 @@ public enum Variant {
     }
 
     /** The payload as JSONB in SQL that checks it (a cast for TEXT: checks may parse; the workload never does). */
-    String json(String column) {
+    public String json(String column) {
         return payloadType.equals("text") ? "(" + column + ")::jsonb" : column;
     }
 
     /** The tables and indexes, created from nothing (the old ones dropped first). */
-    List<String> createStatements(boolean cockroach) {
+    public List<String> createStatements(boolean cockroach) {
         List<String> ddl = new ArrayList<>(dropStatements());
         String flat = generated
                 ? "event_type text GENERATED ALWAYS AS (payload->>'eventType') STORED, "
@@ -99,16 +101,16 @@ public enum Variant {
         return ddl;
     }
 
-    static List<String> dropStatements() {
+    public static List<String> dropStatements() {
         return List.of("DROP TABLE IF EXISTS " + ARCHIVE, "DROP TABLE IF EXISTS " + STATUS,
-                "DROP TABLE IF EXISTS " + EVENTS, "DROP TABLE IF EXISTS " + EventChecks.SHARED_LEDGERS);
+                "DROP TABLE IF EXISTS " + EVENTS, "DROP TABLE IF EXISTS " + SHARED_LEDGERS);
     }
 
     /**
      * One statement adds a batch and its PENDING status rows: arrays of ids and payloads (and, where the application
      * fills them, event types, authorities and trains), unnested.
      */
-    String addSql() {
+    public String addSql() {
         String cast = payloadType.equals("jsonb") ? "::jsonb" : "";
         String insert = fillsFlatColumns()
                 ? "INSERT INTO " + EVENTS + " (id, payload, event_type, authority_id, train_id) SELECT i, p" + cast
@@ -158,7 +160,7 @@ public enum Variant {
     }
 
     /** The variant whose tables are in the database, read from the events table's columns; empty when none. */
-    static Optional<Variant> installed(Connection c) throws SQLException {
+    public static Optional<Variant> installed(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT (SELECT data_type FROM information_schema.columns WHERE table_name = '" + EVENTS
                         + "' AND column_name = 'payload' AND table_schema = current_schema()), "

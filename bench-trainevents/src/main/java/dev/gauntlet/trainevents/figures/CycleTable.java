@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.figures;
 
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
@@ -8,6 +8,7 @@ import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.trainevents.workload.Lifecycle;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +24,7 @@ import org.HdrHistogram.Histogram;
  * included; {@code cycle} is the three transactions alone. Printed at every interval while the run goes (with
  * {@code period_ops} and {@code period_ops/s}, dbworkload's periodic columns) and once for the measured phase.
  */
-final class CycleTable implements RunListener {
+public final class CycleTable implements RunListener {
 
     private static final String[] IDS = {"__cycle__", Lifecycle.CYCLE, Lifecycle.ADD, Lifecycle.PROCESS,
             Lifecycle.ARCHIVE};
@@ -32,7 +33,7 @@ final class CycleTable implements RunListener {
     private final int threads;
     private final Map<String, Histogram> cumulative = new HashMap<>();
 
-    CycleTable(PrintStream out, int threads) {
+    public CycleTable(PrintStream out, int threads) {
         this.out = out;
         this.threads = threads;
     }
@@ -80,7 +81,7 @@ final class CycleTable implements RunListener {
     }
 
     /** The measured phase's table, from a result alone. */
-    static String of(RunResult r) {
+    public static String of(RunResult r) {
         List<Row> rows = new ArrayList<>();
         double s = r.measuredSeconds();
         for (String id : IDS) {

@@ -1,4 +1,4 @@
-package dev.gauntlet.trainevents;
+package dev.gauntlet.trainevents.workload;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -7,9 +7,9 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 
 /** A batch of new events as the add statement binds them: column arrays, one element per event. */
-final class EventBatch {
+public final class EventBatch {
 
-    final UUID[] ids;
+    public final UUID[] ids;
     private final String[] payloads;
     private final String[] types;
     private final String[] authorities;
@@ -24,7 +24,7 @@ final class EventBatch {
     }
 
     /** {@code n} events drawn from {@code random}, emitted at {@code emittedAtMillis}. */
-    static EventBatch draw(SplittableRandom random, int n, long emittedAtMillis) {
+    public static EventBatch draw(SplittableRandom random, int n, long emittedAtMillis) {
         EventBatch b = new EventBatch(n);
         for (int i = 0; i < n; i++) {
             RailEvents.RailEvent e = RailEvents.next(random, emittedAtMillis);
@@ -37,12 +37,12 @@ final class EventBatch {
         return b;
     }
 
-    int size() {
+    public int size() {
         return ids.length;
     }
 
     /** Binds the batch to the variant's {@link Variant#addSql()}. */
-    void bind(PreparedStatement add, Connection c, Variant v) throws SQLException {
+    public void bind(PreparedStatement add, Connection c, Variant v) throws SQLException {
         add.setArray(1, c.createArrayOf("uuid", ids));
         add.setArray(2, c.createArrayOf("text", payloads));
         if (v.fillsFlatColumns()) {

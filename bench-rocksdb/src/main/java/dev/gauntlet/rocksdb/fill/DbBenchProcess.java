@@ -1,8 +1,9 @@
-package dev.gauntlet.rocksdb.dbbench;
+package dev.gauntlet.rocksdb.fill;
 
 import dev.gauntlet.core.host.Executables;
 import dev.gauntlet.core.cli.BadInputException;
-import dev.gauntlet.rocksdb.fill.FillSettings;
+import dev.gauntlet.rocksdb.dbbench.DbBenchOutput;
+import dev.gauntlet.rocksdb.dbbench.RunLine;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
