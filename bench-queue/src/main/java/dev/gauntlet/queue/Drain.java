@@ -2,14 +2,11 @@ package dev.gauntlet.queue;
 
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
-import dev.gauntlet.core.run.Role;
-import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.core.run.Condition;
+import dev.gauntlet.core.run.PhasePlan;
 import dev.gauntlet.core.run.RunPlan;
-import dev.gauntlet.core.run.Runner;
-import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.sql.ConnectionSettings;
-import dev.gauntlet.sql.JdbcTarget;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,16 +16,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code --drain}: after the measured run the writers are stopped and the readers alone run on, until every group has
- * read everything written (or the limit passes); how long each group took to catch up, and from how far behind, is
- * the figure. The backlog is read from the database every 50 ms; the readers keep recording into the run's delivery
- * ledger, so the delivery checks after the drain see what they read.
+ * {@code --drain}: a last phase of the run itself, {@value #PHASE}, in which the writers (and retention) stop and the
+ * readers alone go on, until every group has read everything written or the limit passes; how long each group took to
+ * catch up, and from how far behind, is the figure. It is the phase's {@link Condition}: the runner asks it every
+ * 50 ms, and it reads the backlog from the database each time. The readers keep recording into the run's delivery
+ * ledger, so the delivery checks after the run see what they read.
  */
-final class Drain {
+final class Drain implements Condition {
+
+    /** The phase's name in results, reports and the dashboard. */
+    static final String PHASE = "drain";
 
     /** The messages each group still has to read, by group name ({@code g1}, ... or {@code queue}). */
     @FunctionalInterface
@@ -61,53 +63,94 @@ final class Drain {
         }
     }
 
-    private Drain() {
+    /** A plan that ends with a drain, and the drain. */
+    record Drained(RunPlan plan, Drain drain) {
     }
 
-    static Outcome run(ConnectionSettings settings, Workload<Connection> workload, int readers, Duration limit,
-                       Backlog backlog, PrintStream out) throws SQLException, InterruptedException {
-        RunPlan plan = RunPlan.builder().role(Role.closedLoop(PubSubWorkload.READERS, readers))
-                .workers(readers).duration(limit).reportEvery(Duration.ofSeconds(1)).build();
-        try (JdbcTarget target = JdbcTarget.direct(settings); Connection watch = settings.connect()) {
+    private final ConnectionSettings settings;
+    private final Backlog backlog;
+    private final Duration limit;
+    private final PrintStream out;
+    private Connection watch;
+    private long start;
+    private long nextPrint;
+    /** The backlog when this run's drain began; null until it begins. */
+    private Map<String, Long> atStart;
+    private final Map<String, Double> seconds = new LinkedHashMap<>();
+
+    private Drain(ConnectionSettings settings, Backlog backlog, Duration limit, PrintStream out) {
+        this.settings = settings;
+        this.backlog = backlog;
+        this.limit = limit;
+        this.out = out;
+    }
+
+    /**
+     * {@code plan} with a drain phase of at most {@code limit} after its own phases, run by the readers alone; the
+     * returned drain is that phase's condition and, after the run, its outcome.
+     */
+    static Drained after(RunPlan plan, ConnectionSettings settings, Backlog backlog, Duration limit, PrintStream out) {
+        Drain drain = new Drain(settings, backlog, limit, out);
+        RunPlan.Builder b = plan.toBuilder();
+        if (plan.phases().isEmpty()) {
+            plan.timeline().forEach(b::phase);
+        }
+        b.phase(new PhasePlan(PHASE, limit, false).onlyRoles(PubSubWorkload.READERS).until(drain));
+        return new Drained(b.build(), drain);
+    }
+
+    @Override
+    public boolean holds() throws SQLException {
+        if (atStart == null) {
+            watch = settings.connect();
             watch.setAutoCommit(true);
-            Map<String, Long> atStart = backlog.read(watch);
-            Map<String, Double> seconds = new LinkedHashMap<>();
+            start = System.nanoTime();
+            nextPrint = start + TimeUnit.SECONDS.toNanos(1);
+            atStart = backlog.read(watch);
             atStart.keySet().forEach(g -> seconds.put(g, null));
-            Runner<Connection> runner = new Runner<>(plan, workload, target, RunListener.NONE, null);
-            AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread readersThread = new Thread(() -> {
-                try {
-                    runner.run();
-                } catch (Throwable t) {
-                    failed.set(t);
-                }
-            }, "gauntlet-drain");
-            long start = System.nanoTime();
-            readersThread.start();
-            long nextPrint = start + TimeUnit.SECONDS.toNanos(1);
-            while (readersThread.isAlive()) {
-                Map<String, Long> now = backlog.read(watch);
-                double elapsed = (System.nanoTime() - start) / 1e9;
-                now.forEach((g, n) -> {
-                    if (n <= 0 && seconds.get(g) == null) {
-                        seconds.put(g, elapsed);
-                    }
-                });
-                if (seconds.values().stream().allMatch(java.util.Objects::nonNull)) {
-                    runner.requestStop("drained");
-                    break;
-                }
-                if (System.nanoTime() >= nextPrint) {
-                    out.printf(Locale.ROOT, "[drain %4.0fs] behind: %s%n", elapsed, now);
-                    nextPrint += TimeUnit.SECONDS.toNanos(1);
-                }
-                TimeUnit.MILLISECONDS.sleep(50);
+        }
+        if (watch == null) {
+            return true; // drained already: a phase asks no more once it holds
+        }
+        Map<String, Long> now = backlog.read(watch);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        now.forEach((g, n) -> {
+            if (n <= 0 && seconds.get(g) == null) {
+                seconds.put(g, elapsed);
             }
-            readersThread.join();
-            if (failed.get() != null) {
-                throw new IllegalStateException("the drain's readers failed: " + failed.get(), failed.get());
+        });
+        if (seconds.values().stream().allMatch(Objects::nonNull)) {
+            closeWatch();
+            return true;
+        }
+        if (System.nanoTime() >= nextPrint) {
+            out.printf(Locale.ROOT, "[drain %4.0fs] behind: %s%n", elapsed, now);
+            nextPrint += TimeUnit.SECONDS.toNanos(1);
+        }
+        return false;
+    }
+
+    /** Forgets the last run's drain: the same plan (and so this condition) serves every run of an experiment. */
+    void reset() {
+        closeWatch();
+        atStart = null;
+        seconds.clear();
+    }
+
+    /** What the drain measured; empty when the run ended before the drain began. */
+    Optional<Outcome> outcome() {
+        closeWatch();
+        return atStart == null ? Optional.empty() : Optional.of(new Outcome(atStart, seconds, limit));
+    }
+
+    private void closeWatch() {
+        if (watch != null) {
+            try {
+                watch.close();
+            } catch (SQLException ignored) {
+                // only a watch: what it read is kept
             }
-            return new Outcome(atStart, seconds, limit);
+            watch = null;
         }
     }
 }

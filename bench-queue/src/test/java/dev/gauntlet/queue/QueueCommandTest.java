@@ -48,6 +48,12 @@ class QueueCommandTest {
         assertTrue(o.out().contains("Delivery: PASS (0 lost, 0 duplicates, 0 not yet consumed)"), o.out());
         assertTrue(o.out().contains("Drain: queue caught up"), o.out());
         assertNotNull(r.metrics().get("drain.queueSeconds"), r.metrics().toString());
+        // The drain is the run's last phase, not a second run: the readers alone, ended when the backlog read 0.
+        var drain = r.phases().get(r.phases().size() - 1);
+        assertEquals(java.util.List.of("measure", "drain"), r.phases().stream().map(p -> p.name()).toList());
+        assertTrue(!drain.isMeasured() && drain.endSeconds() - drain.startSeconds() < 30, "ended before its limit");
+        var drainWrites = drain.operations().get("write");
+        assertTrue(drainWrites == null || drainWrites.count() <= 2, "no writer runs in the drain: " + drainWrites);
         assertEquals("archive", r.parameters().get("ack"));
         // Server gauges every interval, drawn; WAL per message from the phase probe.
         assertTrue(r.gauges().containsKey("tableBytes") && r.gauges().containsKey("walBytes"), r.gauges().toString());

@@ -281,11 +281,13 @@ public final class SqlBenchmark<P> {
             }
             serverCpu = ServerCpu.locate(db.settings()).orElse(null);
             P prepared = preparation.prepare(db, base);
-            RunPlan runPlan = plan.apply(prepared, base);
+            // A plan file's phases first, then the workload's change (its roles; a phase of its own at the end).
+            RunPlan runPlan = base;
             if (faults != null) {
                 runPlan = faults.apply(runPlan, command.commandLine() != null && command.commandLine().getParseResult()
                         != null && command.commandLine().getParseResult().hasMatchedOption("--report-every"));
             }
+            runPlan = plan.apply(prepared, runPlan);
             if (search != null) {
                 return runSearch(db, prepared, runPlan, outDir);
             }
