@@ -18,13 +18,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code --drain}: a last phase of the run itself, {@value #PHASE}, in which the writers (and retention) stop and the
  * readers alone go on, until every group has read everything written or the limit passes; how long each group took to
  * catch up, and from how far behind, is the figure. It is the phase's {@link Condition}: the runner asks it every
- * 50 ms, and it reads the backlog from the database each time. The readers keep recording into the run's delivery
+ * 50 ms, saying how long the phase has run, and it reads the backlog from the database each time. The readers keep recording into the run's delivery
  * ledger, so the delivery checks after the run see what they read.
  */
 final class Drain implements Condition {
@@ -72,7 +71,7 @@ final class Drain implements Condition {
     private final Duration limit;
     private final PrintStream out;
     private Connection watch;
-    private long start;
+    /** Seconds into the phase at which the next progress line is due. */
     private long nextPrint;
     /** The backlog when this run's drain began; null until it begins. */
     private Map<String, Long> atStart;
@@ -100,12 +99,11 @@ final class Drain implements Condition {
     }
 
     @Override
-    public boolean holds() throws SQLException {
+    public boolean holds(Duration inPhase) throws SQLException {
         if (atStart == null) {
             watch = settings.connect();
             watch.setAutoCommit(true);
-            start = System.nanoTime();
-            nextPrint = start + TimeUnit.SECONDS.toNanos(1);
+            nextPrint = 1;
             atStart = backlog.read(watch);
             atStart.keySet().forEach(g -> seconds.put(g, null));
         }
@@ -113,7 +111,7 @@ final class Drain implements Condition {
             return true; // drained already: a phase asks no more once it holds
         }
         Map<String, Long> now = backlog.read(watch);
-        double elapsed = (System.nanoTime() - start) / 1e9;
+        double elapsed = inPhase.toNanos() / 1e9;
         now.forEach((g, n) -> {
             if (n <= 0 && seconds.get(g) == null) {
                 seconds.put(g, elapsed);
@@ -123,9 +121,9 @@ final class Drain implements Condition {
             closeWatch();
             return true;
         }
-        if (System.nanoTime() >= nextPrint) {
+        if (elapsed >= nextPrint) {
             out.printf(Locale.ROOT, "[drain %4.0fs] behind: %s%n", elapsed, now);
-            nextPrint += TimeUnit.SECONDS.toNanos(1);
+            nextPrint++;
         }
         return false;
     }

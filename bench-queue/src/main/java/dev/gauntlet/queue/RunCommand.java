@@ -179,7 +179,7 @@ public final class RunCommand implements Callable<Integer> {
                 .probes(s -> List.of(new PostgresGauges(s.db.settings(), s.mode.tables()), new WalBytes(s.db.settings())))
                 .finish(this::finish);
         if (findMaxRate) {
-            benchmark.search(new MaxRateSearch((base, rate) -> plan(base, rate), writeBatch, maxWriteP99, maxLag, throttle, rateStep,
+            benchmark.search(new MaxRateSearch(this::plan, writeBatch, maxWriteP99, maxLag, throttle, rateStep,
                     mode.readOperations()));
         }
         return benchmark.call();

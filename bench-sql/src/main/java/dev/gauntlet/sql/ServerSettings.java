@@ -29,30 +29,9 @@ public final class ServerSettings implements ServerState {
         this.db = db;
     }
 
-    /** {@link #execute}, a failure said as "its SQL failed: ..." with its SQLSTATE. */
+    /** Runs the statements with auto-commit, in order; a failure is said as "its SQL failed: ..." with its SQLSTATE. */
     @Override
     public void apply(List<String> statements) throws Refused {
-        try {
-            execute(statements);
-        } catch (SQLException e) {
-            throw new Refused("its SQL failed: " + SqlStates.message(e), e);
-        }
-    }
-
-    /** {@link #verify}, a setting not in effect or a failed read said in one line. */
-    @Override
-    public Map<String, String> inEffect(Map<String, String> wanted) throws Refused {
-        try {
-            return verify(wanted);
-        } catch (SQLException e) {
-            throw new Refused("its SQL failed: " + SqlStates.message(e), e);
-        } catch (IllegalStateException e) {
-            throw new Refused(e.getMessage(), e);
-        }
-    }
-
-    /** Runs the statements with auto-commit, in order. */
-    public void execute(List<String> statements) throws SQLException {
         if (statements.isEmpty()) {
             return;
         }
@@ -61,39 +40,49 @@ public final class ServerSettings implements ServerState {
             for (String sql : statements) {
                 st.execute(sql);
             }
+        } catch (SQLException e) {
+            throw refused(e);
         }
     }
 
     /**
      * Reads each wanted setting back until it shows the wanted value (case-insensitive); returns the values in
-     * effect.
-     *
-     * @throws IllegalStateException naming the first setting that is not in effect
+     * effect, or refuses naming the first setting that is not.
      */
-    public Map<String, String> verify(Map<String, String> wanted) throws SQLException {
+    @Override
+    public Map<String, String> inEffect(Map<String, String> wanted) throws Refused {
         Map<String, String> inEffect = new LinkedHashMap<>();
-        for (Map.Entry<String, String> w : wanted.entrySet()) {
-            String actual = current(w.getKey());
-            for (int attempt = 1; attempt < READ_BACK_ATTEMPTS && !actual.equalsIgnoreCase(w.getValue()); attempt++) {
-                try {
-                    Thread.sleep(READ_BACK_PAUSE_MS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
+        try {
+            for (Map.Entry<String, String> w : wanted.entrySet()) {
+                String actual = current(w.getKey());
+                for (int attempt = 1; attempt < READ_BACK_ATTEMPTS && !actual.equalsIgnoreCase(w.getValue());
+                        attempt++) {
+                    try {
+                        Thread.sleep(READ_BACK_PAUSE_MS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                    actual = current(w.getKey());
                 }
-                actual = current(w.getKey());
+                if (!actual.equalsIgnoreCase(w.getValue())) {
+                    throw new Refused("its SQL ran but " + w.getKey() + " is still '" + actual + "', not '"
+                            + w.getValue() + "' (set on the server's command line, or needs a restart?)", null);
+                }
+                inEffect.put(w.getKey(), actual);
             }
-            if (!actual.equalsIgnoreCase(w.getValue())) {
-                throw new IllegalStateException("its SQL ran but " + w.getKey() + " is still '" + actual + "', not '"
-                        + w.getValue() + "' (set on the server's command line, or needs a restart?)");
-            }
-            inEffect.put(w.getKey(), actual);
+        } catch (SQLException e) {
+            throw refused(e);
         }
         return inEffect;
     }
 
+    private static Refused refused(SQLException e) {
+        return new Refused("its SQL failed: " + SqlStates.message(e), e);
+    }
+
     /** The setting's value as a new session sees it. */
-    public String current(String name) throws SQLException {
+    private String current(String name) throws SQLException {
         String sql = db.isCockroach() ? "SHOW CLUSTER SETTING " + name : "SELECT current_setting(?)";
         if (db.isCockroach() && !name.matches("[A-Za-z0-9_.]+")) {
             throw new IllegalArgumentException("not a setting name: " + name);

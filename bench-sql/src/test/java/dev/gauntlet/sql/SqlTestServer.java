@@ -3,6 +3,7 @@ package dev.gauntlet.sql;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.sql.server.LocalPostgres;
+import dev.gauntlet.sql.server.TemporaryPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,11 +15,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -102,30 +101,11 @@ public final class SqlTestServer {
             return new SqlTestServer(new ConnectionSettings(url.trim(), System.getenv(USER_VARIABLE),
                     System.getenv(PASSWORD_VARIABLE)), database, database, null);
         }
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("gauntlet-sql-test-postgres-");
-        } catch (IOException e) {
-            throw new IllegalStateException("could not create a temporary directory for PostgreSQL: " + e, e);
-        }
-        LocalPostgres postgres = LocalPostgres.builder().dataDirectory(directory.resolve("data")).fresh(true).build();
-        try {
-            postgres.start();
-            postgres.createDatabaseIfAbsent(EMBEDDED_DATABASE);
-        } catch (RuntimeException e) {
-            postgres.stop();
-            deleteQuietly(directory);
-            throw e;
-        }
+        TemporaryPostgres temporary = TemporaryPostgres.start("gauntlet-sql-test-postgres-", EMBEDDED_DATABASE);
         // Stopped when the JVM ends, also when it is interrupted (Ctrl-C in mvn test): the server runs in a
         // session of its own and would outlive it.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                postgres.stop();
-            } finally {
-                deleteQuietly(directory);
-            }
-        }, "gauntlet-sql-test-postgres-stop"));
+        Runtime.getRuntime().addShutdownHook(new Thread(temporary::close, "gauntlet-sql-test-postgres-stop"));
+        LocalPostgres postgres = temporary.server();
         return of(postgres, EMBEDDED_DATABASE);
     }
 
@@ -276,16 +256,6 @@ public final class SqlTestServer {
             return stat.charAt(stat.lastIndexOf(')') + 2);
         } catch (NoSuchFileException exited) {
             return GONE;
-        }
-    }
-
-    private static void deleteQuietly(Path directory) {
-        try (Stream<Path> tree = Files.walk(directory)) {
-            for (Path p : (Iterable<Path>) tree.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a temporary directory left behind is harmless
         }
     }
 

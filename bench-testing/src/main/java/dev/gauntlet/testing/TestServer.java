@@ -2,16 +2,12 @@ package dev.gauntlet.testing;
 
 import dev.gauntlet.sql.JdbcUrl;
 import dev.gauntlet.sql.server.LocalPostgres;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.gauntlet.sql.server.TemporaryPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,11 +32,11 @@ final class TestServer implements AutoCloseable {
     private final String password;
     private final String defaultDatabase;
     private final LocalPostgres embedded;
+    /** Closed with the server: the container, or the embedded server's temporary directory. */
     private final AutoCloseable resource;
-    private final Path temporaryDirectory;
 
     private TestServer(TestDatabase.Kind kind, String baseUrl, String user, String password, String defaultDatabase,
-            LocalPostgres embedded, AutoCloseable resource, Path temporaryDirectory) {
+            LocalPostgres embedded, AutoCloseable resource) {
         this.kind = kind;
         this.baseUrl = baseUrl;
         this.user = user;
@@ -48,7 +44,6 @@ final class TestServer implements AutoCloseable {
         this.defaultDatabase = defaultDatabase;
         this.embedded = embedded;
         this.resource = resource;
-        this.temporaryDirectory = temporaryDirectory;
     }
 
     /** Picks and starts the server for this JVM. */
@@ -75,34 +70,21 @@ final class TestServer implements AutoCloseable {
 
     static TestServer fromUrl(String url, String user, String password) {
         log.debug("tests use the server at {}", url.replaceAll("password=[^&]*", "password=***"));
-        return new TestServer(TestDatabase.Kind.URL, url, user, password, JdbcUrl.databaseOf(url), null, null, null);
+        return new TestServer(TestDatabase.Kind.URL, url, user, password, JdbcUrl.databaseOf(url), null, null);
     }
 
     /** A server in a container; {@code container} is closed with this server. */
     static TestServer fromContainer(String url, String user, String password, AutoCloseable container) {
         return new TestServer(TestDatabase.Kind.TESTCONTAINERS, url, user, password, JdbcUrl.databaseOf(url), null,
-                container, null);
+                container);
     }
 
     static TestServer embedded() {
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("gauntlet-test-postgres-");
-        } catch (IOException e) {
-            throw new IllegalStateException("could not create a temporary directory for PostgreSQL: " + e, e);
-        }
-        LocalPostgres postgres = LocalPostgres.builder().dataDirectory(directory.resolve("data")).fresh(true).build();
-        try {
-            postgres.start();
-            postgres.createDatabaseIfAbsent(EMBEDDED_DATABASE);
-        } catch (RuntimeException e) {
-            postgres.stop();
-            deleteQuietly(directory);
-            throw e;
-        }
+        TemporaryPostgres temporary = TemporaryPostgres.start("gauntlet-test-postgres-", EMBEDDED_DATABASE);
+        LocalPostgres postgres = temporary.server();
         log.debug("tests use embedded PostgreSQL on port {}", postgres.port());
         return new TestServer(TestDatabase.Kind.EMBEDDED, postgres.jdbcUrl(EMBEDDED_DATABASE), postgres.user(),
-                null, EMBEDDED_DATABASE, postgres, null, directory);
+                null, EMBEDDED_DATABASE, postgres, temporary);
     }
 
     TestDatabase.Kind kind() {
@@ -166,20 +148,6 @@ final class TestServer implements AutoCloseable {
             }
         } catch (Exception e) {
             log.debug("could not stop the test database server", e);
-        } finally {
-            if (temporaryDirectory != null) {
-                deleteQuietly(temporaryDirectory);
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path directory) {
-        try (Stream<Path> tree = Files.walk(directory)) {
-            for (Path p : (Iterable<Path>) tree.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            log.debug("could not delete {}", directory, e);
         }
     }
 }

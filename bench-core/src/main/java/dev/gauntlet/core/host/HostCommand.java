@@ -114,12 +114,6 @@ public final class HostCommand {
             return !timedOut && exitCode == 0;
         }
 
-        /** The program's name and first argument, e.g. {@code pg_ctl start}. */
-        public String name() {
-            List<String> c = ran.command;
-            return Path.of(c.get(0)).getFileName() + (c.size() > 1 ? " " + c.get(1) : "");
-        }
-
         /** One line saying why it did not succeed, with the end of its output. */
         public String failure() {
             String said = output.strip().replaceAll("\\s*\\n\\s*", " / ");

@@ -74,12 +74,12 @@ final class Gauges {
      * Starts counting rates, and reads the level probes now and then before each interval close of {@code clock}
      * until {@code stopping} says so.
      */
-    void start(IntervalClock clock, long everyNanos, BooleanSupplier stopping) {
+    void start(IntervalClock clock, BooleanSupplier stopping) {
         rateProbes.forEach(p -> sample(p, new HashSet<>())); // counting starts with the run
         if (levelProbes.isEmpty()) {
             return;
         }
-        long lead = Math.min(everyNanos / 10, TimeUnit.MILLISECONDS.toNanos(250));
+        long lead = Math.min(clock.everyNanos() / 10, TimeUnit.MILLISECONDS.toNanos(250));
         sampler = new Thread(() -> {
             Map<GaugeProbe, Set<String>> lastNames = new HashMap<>();
             try {

@@ -38,7 +38,8 @@ final class PhaseTimeline {
             Condition until = timeline.get(phase).until();
             if (until != null && now >= nextAsk) {
                 nextAsk = now + TimeUnit.MILLISECONDS.toNanos(Condition.POLL_MILLIS);
-                if (holds(until)) {
+                long phaseStart = phase == 0 ? clock.start() : clock.phaseEnd(phase - 1);
+                if (holds(until, java.time.Duration.ofNanos(now - phaseStart))) {
                     clock.endPhaseAt(phase, now);
                     scheduleRetirements();
                     if (phase == timeline.size() - 1) {
@@ -72,9 +73,9 @@ final class PhaseTimeline {
     }
 
     /** Whether a phase's condition holds; one that throws does not. */
-    private static boolean holds(Condition until) {
+    private static boolean holds(Condition until, java.time.Duration inPhase) {
         try {
-            return until.holds();
+            return until.holds(inPhase);
         } catch (Exception e) {
             return false;
         }

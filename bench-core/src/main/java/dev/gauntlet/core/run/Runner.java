@@ -89,7 +89,7 @@ public final class Runner<S> {
                 listener, intervalLog, clock, startMillis, timeline, stop::fail);
         DisruptionSchedule disruptions = new DisruptionSchedule(plan.disruptions(), clock, stop::stopping);
         disruptions.start();
-        gauges.start(clock, plan.reportEvery().toNanos(), stop::stopping);
+        gauges.start(clock, stop::stopping);
         phases.closeIntervalsUntilTheEnd(accounts);
         // Measured time ends here, at the deadline or the stop, not after the drain below.
         long endAt = Math.min(System.nanoTime(), runEnd());

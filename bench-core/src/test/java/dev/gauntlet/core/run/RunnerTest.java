@@ -11,8 +11,8 @@ import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.result.HistogramCodec;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.OperationResult;
-import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RoleResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -801,7 +801,7 @@ class RunnerTest {
             }
         };
         List<Long> backlogWhenAsked = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        Condition drained = () -> {
+        Condition drained = inPhase -> {
             backlogWhenAsked.add(backlog.get());
             return backlog.get() == 0;
         };

@@ -1,6 +1,8 @@
 package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.WorkloadCommand;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -30,9 +32,9 @@ public abstract class SqlWorkloadCommand<L, P> extends WorkloadCommand {
         }
         CommandLine sub = new CommandLine(command);
         sub.getCommandSpec().usageMessage().description(definition.description(name));
-        java.util.List<String> examples = definition.examples(name);
+        List<String> examples = definition.examples(name);
         if (!examples.isEmpty()) {
-            java.util.List<String> footer = new java.util.ArrayList<>(java.util.List.of("", "Examples:"));
+            List<String> footer = new ArrayList<>(List.of("", "Examples:"));
             examples.forEach(e -> footer.add("  " + e));
             sub.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         }
