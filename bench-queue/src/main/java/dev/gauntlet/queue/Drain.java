@@ -37,7 +37,10 @@ final class Drain implements Condition {
         Map<String, Long> read(Connection c) throws SQLException;
     }
 
-    /** Per group: the backlog when the drain began, and the seconds it took to reach zero (null: it never did). */
+    /**
+     * Per group: the backlog at the drain's first read, and the seconds from the phase's start until a read found it
+     * at zero (null: none did). A group with nothing left at the first read has that read's time, an upper bound.
+     */
     record Outcome(Map<String, Long> backlogAtStart, Map<String, Double> seconds, Duration limit) {
 
         void addTo(Metrics m) {
@@ -56,6 +59,7 @@ final class Drain implements Condition {
                 Double s = seconds.get(g);
                 parts.add(s == null ? String.format(Locale.ROOT, "%s still behind after %d s (%,d at the start)", g,
                         limit.toSeconds(), n)
+                        : n == 0 ? String.format(Locale.ROOT, "%s had nothing left when first read, %.2f s in", g, s)
                         : String.format(Locale.ROOT, "%s caught up %,d messages in %.2f s", g, n, s));
             });
             return "Drain: " + String.join("; ", parts);
