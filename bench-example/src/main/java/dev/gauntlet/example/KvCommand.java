@@ -2,7 +2,6 @@ package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.VersionProvider;
-import dev.gauntlet.example.schema.KvSchema;
 import dev.gauntlet.sql.cli.SqlWorkload;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
 import java.util.List;
@@ -22,7 +21,7 @@ import picocli.CommandLine.Command;
                         + " on the embedded PostgreSQL",
                 "  bench-kv run --help     # every option of a run",
                 "  bench-kv run --init --url jdbc:postgresql://host:5432/db --user bench --read-percent 50"})
-public final class KvCommand extends SqlWorkloadCommand<KvSchema.Loaded, KvDefinition.Prepared> {
+public final class KvCommand extends SqlWorkloadCommand {
 
     static final String DEFAULT_JOB_TEXT = "--init --duration 20s";
 
@@ -33,7 +32,7 @@ public final class KvCommand extends SqlWorkloadCommand<KvSchema.Loaded, KvDefin
     }
 
     @Override
-    protected SqlWorkload<KvSchema.Loaded, KvDefinition.Prepared> definition() {
+    protected SqlWorkload<?, ?> definition() {
         return definition;
     }
 

@@ -1,7 +1,8 @@
 package dev.gauntlet.queue;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.core.cli.WorkloadCommand;
+import dev.gauntlet.sql.cli.SqlTables;
+import dev.gauntlet.sql.cli.SqlWorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench-queue", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
-        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
+        subcommands = RunCommand.class,
         description = {"PostgreSQL as a pub/sub log or a work queue (FOR UPDATE SKIP LOCKED), measured end to end, "
                 + "delivery verified.",
                 "Without a command: the default job, 'bench-queue run " + QueueCommand.DEFAULT_JOB_TEXT + "'."},
@@ -21,14 +22,22 @@ import picocli.CommandLine.Command;
                         + ", embedded",
                 "  bench-queue run --help    # every option of a run",
                 "  bench-queue run --mode queue --ack delete --url jdbc:postgresql://host:5432/db --user bench"})
-public final class QueueCommand extends WorkloadCommand {
+public final class QueueCommand extends SqlWorkloadCommand {
 
     static final String NAME = "queue";
     static final List<String> DEFAULT_JOB = List.of("--throttle-writes", "5000", "--duration", "30s", "--warmup", "5s");
     static final String DEFAULT_JOB_TEXT = "--throttle-writes 5000 --duration 30s --warmup 5s";
 
+    private final QueueTables tables = new QueueTables();
+
     public static void main(String[] args) {
         GauntletCommandLine.main(new QueueCommand(), args);
+    }
+
+    /** The tables of the generic init, check and drop; run is the queue's own. */
+    @Override
+    protected SqlTables<?> definition() {
+        return tables;
     }
 
     @Override

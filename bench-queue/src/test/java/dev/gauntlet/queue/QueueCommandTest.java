@@ -87,7 +87,8 @@ class QueueCommandTest {
     @Test
     void initCheckAndDropAndACheckThatFails(TestDatabase server) throws Exception {
         TestDatabase db = server.freshDatabase("queue_cli_admin");
-        assertEquals(0, cli(db, "init", "--mode", "queue", "--ack", "archive").code());
+        CommandRun init = cli(db, "init", "--mode", "queue", "--ack", "archive");
+        assertEquals(0, init.code(), init.out() + init.err());
         CommandRun ok = cli(db, "check");
         assertEquals(0, ok.code(), ok.out() + ok.err());
         assertTrue(ok.out().contains("no message both queued and archived"), ok.out());
@@ -98,10 +99,26 @@ class QueueCommandTest {
         CommandRun bad = cli(db, "check");
         assertEquals(1, bad.code(), bad.out());
         assertTrue(bad.out().contains("id=7"), bad.out());
+        assertTrue(bad.err().contains("queue checks failed: "), bad.err());
+        // A second init loses nothing: it refuses, and the rows it would have dropped are there.
+        CommandRun again = cli(db, "init", "--mode", "queue");
+        assertEquals(2, again.code(), again.out() + again.err());
+        assertTrue(again.err().contains("already loaded: a queue and its archive; init --drop replaces it"), again.err());
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT count(*) FROM queue_archive")) {
+            rs.next();
+            assertEquals(1, rs.getInt(1));
+        }
+        CommandRun replaced = cli(db, "init", "--drop", "--partitions", "3");
+        assertEquals(0, replaced.code(), replaced.out() + replaced.err());
+        assertTrue(replaced.out().contains("Loaded a log of 3 partitions"), replaced.out());
+        CommandRun log = cli(db, "check");
+        assertEquals(0, log.code(), log.out() + log.err());
+        assertTrue(log.out().contains("Checking a log of 3 partitions in one snapshot"), log.out());
         assertEquals(0, cli(db, "drop").code());
         CommandRun none = cli(db, "check");
         assertEquals(2, none.code(), none.out() + none.err());
-        assertTrue(none.err().contains("run init or run first"), none.err());
+        assertTrue(none.err().contains("no queue tables at ") && none.err().contains("; run init first"), none.err());
     }
 
     @Test

@@ -1,7 +1,8 @@
 package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.core.cli.WorkloadCommand;
+import dev.gauntlet.sql.cli.SqlTables;
+import dev.gauntlet.sql.cli.SqlWorkloadCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench-trainevents", mixinStandardHelpOptions = true,
         versionProvider = dev.gauntlet.core.cli.VersionProvider.class,
-        subcommands = {InitCommand.class, RunCommand.class, CheckCommand.class, DropCommand.class},
+        subcommands = RunCommand.class,
         description = {"The railway event lifecycle (add, process, archive) over JSONB, JSONB-manual and TEXT schemas, "
                 + "direct connections vs transaction pooling (HikariCP, or a real PgBouncer).",
                 "Without a command: the default job, 'bench-trainevents run " + TrainEventsCommand.DEFAULT_JOB_TEXT + "'."},
@@ -21,15 +22,23 @@ import picocli.CommandLine.Command;
                         + ", embedded",
                 "  bench-trainevents run --help    # every option of a run",
                 "  bench-trainevents run --variant jsonb,jsonb-manual,text --pool direct,pooled --clients 64 --pool-size 8"})
-public final class TrainEventsCommand extends WorkloadCommand {
+public final class TrainEventsCommand extends SqlWorkloadCommand {
 
     static final String NAME = "trainevents";
     static final List<String> DEFAULT_JOB = List.of("--clients", "16", "--delay", "100ms", "--duration", "30s",
             "--warmup", "5s");
     static final String DEFAULT_JOB_TEXT = "--clients 16 --delay 100ms --duration 30s --warmup 5s";
 
+    private final TrainEventTables tables = new TrainEventTables();
+
     public static void main(String[] args) {
         GauntletCommandLine.main(new TrainEventsCommand(), args);
+    }
+
+    /** The tables of the generic init, check and drop; run is train events' own. */
+    @Override
+    protected SqlTables<?> definition() {
+        return tables;
     }
 
     @Override

@@ -100,7 +100,18 @@ class TrainEventsCommandTest {
         assertEquals(0, init.code(), init.out() + init.err());
         CommandRun check = cli(db, "check");
         assertEquals(0, check.code(), check.out() + check.err());
-        assertTrue(check.out().contains("Variant: text"), check.out());
+        assertTrue(check.out().contains("Checking the text tables in one snapshot"), check.out());
+        // Init again loses nothing: refused as it is, and with --drop and a bad option the drop is rolled back.
+        CommandRun again = cli(db, "init", "--variant", "jsonb");
+        assertEquals(2, again.code(), again.out() + again.err());
+        assertTrue(again.err().contains("already loaded: the text tables; init --drop replaces it"), again.err());
+        CommandRun bad = cli(db, "init", "--drop", "--variant", "xml");
+        assertEquals(2, bad.code(), bad.out() + bad.err());
+        try (var c = db.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("SELECT count(*) FROM train_events")) {
+            rs.next();
+            assertEquals(50, rs.getInt(1), "the events init --drop --variant xml found");
+        }
         try (var c = db.connect(); var s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("INSERT INTO train_events_archive (id, created_at, event_type, payload, final_status) "

@@ -1,22 +1,31 @@
 package dev.gauntlet.sql.cli;
 
-import java.sql.Connection;
-import java.sql.SQLException;
+import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.sql.Rendezvous;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
-/** {@code drop} of a {@link SqlWorkload}: its tables, and what split runs left. */
+/** {@code drop} of a {@link SqlTables}: its tables, and what split runs left ({@link Rendezvous#drop}). */
 @Command(name = "drop", mixinStandardHelpOptions = true)
-final class DropTables extends DropCommand {
+final class DropTables implements Callable<Integer> {
 
-    private final SqlWorkload<?, ?> definition;
+    @Mixin
+    ConnectionOptions connection;
 
-    DropTables(SqlWorkload<?, ?> definition) {
-        super(definition.name(), definition.tables());
+    private final SqlTables<?> definition;
+
+    DropTables(SqlTables<?> definition) {
         this.definition = definition;
     }
 
     @Override
-    protected void drop(Connection c) throws SQLException {
-        definition.drop(c);
+    public Integer call() {
+        return connection.admin(definition.name(), "drop", c -> {
+            definition.drop(c);
+            Rendezvous.drop(c);
+            System.out.println("Dropped " + definition.tables() + ".");
+            return ExitCode.OK;
+        });
     }
 }

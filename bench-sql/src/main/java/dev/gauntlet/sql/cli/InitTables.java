@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code init} of a {@link SqlWorkload}: creates and loads its tables in one transaction, never half-loaded. */
+/** {@code init} of a {@link SqlSchema}: creates and loads its tables in one transaction, never half-loaded. */
 @Command(name = "init", mixinStandardHelpOptions = true)
 final class InitTables<L> implements Callable<Integer> {
 
@@ -23,9 +23,9 @@ final class InitTables<L> implements Callable<Integer> {
     @Option(names = "--drop", description = "Drop what is loaded first.")
     boolean drop;
 
-    private final SqlWorkload<L, ?> definition;
+    private final SqlSchema<L> definition;
 
-    InitTables(SqlWorkload<L, ?> definition) {
+    InitTables(SqlSchema<L> definition) {
         this.definition = definition;
     }
 
@@ -38,13 +38,17 @@ final class InitTables<L> implements Callable<Integer> {
     }
 
     /** Loads unless something is loaded (then refuses, unless {@code drop}); in one transaction. */
-    static <L> L load(SqlWorkload<L, ?> definition, Database db, boolean drop) {
+    static <L> L load(SqlSchema<L> definition, Database db, boolean drop) {
         try (Connection c = db.settings().connectForAdmin()) {
             c.setAutoCommit(false);
             if (drop) {
                 definition.drop(c);
-            } else if (definition.loaded(c) != null) {
-                throw new BadInputException(definition.tables() + " is already loaded; init --drop replaces it");
+            } else {
+                L there = definition.loaded(c);
+                if (there != null) {
+                    throw new BadInputException("already loaded: " + definition.describe(there)
+                            + "; init --drop replaces it");
+                }
             }
             long start = System.nanoTime();
             L loaded = definition.load(c);

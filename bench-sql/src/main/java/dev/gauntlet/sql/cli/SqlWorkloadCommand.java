@@ -1,37 +1,44 @@
 package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.WorkloadCommand;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
- * The program of a SQL workload defined by a {@link SqlWorkload}: the subclass carries the {@code @Command}
- * annotation (name, description, examples) and hands out its definition; {@code init}, {@code run}, {@code check} and
- * {@code drop} come from here, each with the definition's options as a mixin. A subcommand the subclass declares
- * itself replaces the generic one of that name.
+ * The program of a SQL workload: the subclass carries the {@code @Command} annotation (name, description, examples)
+ * and hands out its definition; the generic commands come from here, each with the definition's options as a mixin:
+ * {@code check} and {@code drop} for any {@link SqlTables}, {@code init} for a {@link SqlSchema}, {@code run} for a
+ * {@link SqlWorkload}. A subcommand the subclass declares itself (its own {@code run}, say) replaces the generic one
+ * of that name.
  */
-public abstract class SqlWorkloadCommand<L, P> extends WorkloadCommand {
+public abstract class SqlWorkloadCommand extends WorkloadCommand {
 
     /** The one definition every command of this program shares (its option objects are filled as parsed). */
-    protected abstract SqlWorkload<L, P> definition();
+    protected abstract SqlTables<?> definition();
 
     @Override
     protected void addCommands(CommandLine cli) {
-        SqlWorkload<L, P> definition = definition();
-        add(cli, definition, "init", new InitTables<>(definition), definition.loadOptions());
-        add(cli, definition, "run", new RunWorkload<>(definition), definition.runOptions(), definition.loadOptions());
-        add(cli, definition, "check", new CheckTables<>(definition), definition.checkOptions());
-        add(cli, definition, "drop", new DropTables(definition));
+        SqlTables<?> tables = definition();
+        if (tables instanceof SqlSchema<?> schema) {
+            add(cli, tables, "init", new InitTables<>(schema), schema.loadOptions());
+            if (tables instanceof SqlWorkload<?, ?> workload) {
+                add(cli, tables, "run", new RunWorkload<>(workload), workload.runOptions(), schema.loadOptions());
+            }
+        }
+        add(cli, tables, "check", new CheckTables<>(tables), tables.checkOptions());
+        add(cli, tables, "drop", new DropTables(tables));
     }
 
-    private static void add(CommandLine cli, SqlWorkload<?, ?> definition, String name, Object command,
-                            Object... mixins) {
+    private static void add(CommandLine cli, SqlTables<?> definition, String name, Object command, Object... mixins) {
         if (cli.getSubcommands().containsKey(name)) {
             return;
         }
         CommandLine sub = new CommandLine(command);
-        sub.getCommandSpec().usageMessage().description(definition.description(name));
+        sub.getCommandSpec().usageMessage().description(definition.description(name).split("%n"));
         List<String> examples = definition.examples(name);
         if (!examples.isEmpty()) {
             List<String> footer = new ArrayList<>(List.of("", "Examples:"));
@@ -41,8 +48,28 @@ public abstract class SqlWorkloadCommand<L, P> extends WorkloadCommand {
         for (Object mixin : mixins) {
             if (mixin != null) {
                 sub.addMixin(mixin.getClass().getSimpleName(), mixin);
+                injectMixee(mixin, sub.getCommandSpec());
             }
         }
         cli.addSubcommand(name, sub);
+    }
+
+    /**
+     * Sets a mixin's {@code @Spec(MIXEE)} fields to the command it was added to: picocli does that for a mixin declared
+     * with {@code @Mixin}, not for one added by {@code addMixin}, and an options object may ask which of its options
+     * were given.
+     */
+    private static void injectMixee(Object mixin, CommandSpec mixee) {
+        for (Field f : mixin.getClass().getDeclaredFields()) {
+            Spec spec = f.getAnnotation(Spec.class);
+            if (spec != null && spec.value() == Spec.Target.MIXEE) {
+                try {
+                    f.setAccessible(true);
+                    f.set(mixin, mixee);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot set " + f + ": " + e.getMessage(), e);
+                }
+            }
+        }
     }
 }

@@ -348,7 +348,7 @@ class ConsistencyChecksTest {
 
         CommandOutput empty = check(server.freshDatabase("consistency_checks_cli_empty"));
         assertEquals(ExitCode.BAD_INPUT, empty.code(), empty::toString);
-        assertTrue(empty.err().contains("no TPC-C schema at ") && empty.err().contains("; run init first"), empty.err());
+        assertTrue(empty.err().contains("no tpcc tables at jdbc:postgresql:") && empty.err().contains("; run init first"), empty.err());
     }
 
     /** What {@code bench-tpcc check} printed and returned. */

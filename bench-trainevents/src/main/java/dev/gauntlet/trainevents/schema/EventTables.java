@@ -19,12 +19,13 @@ public final class EventTables {
 
     /**
      * Drops whatever train-event tables exist, creates the variant's, and adds {@code events} PENDING events drawn
-     * from {@code seed}, recording them in {@code ledger} (null: not recorded).
+     * from {@code seed}, recording them in {@code ledger} (null: not recorded). On a connection in auto-commit mode
+     * the tables are created at once and each batch of events is committed (and then recorded) by itself; on one
+     * inside a transaction nothing is committed here, so the caller's commit makes all of it visible or none.
      */
     public static void create(Connection c, Variant v, boolean cockroach, long events, long seed, EventLedger ledger)
             throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(true);
+        boolean batchesCommit = c.getAutoCommit();
         try (Statement s = c.createStatement()) {
             for (String ddl : v.createStatements(cockroach)) {
                 s.execute(ddl);
@@ -38,21 +39,25 @@ public final class EventTables {
                 EventBatch batch = EventBatch.draw(random, (int) Math.min(SEED_BATCH, events - done), emittedAt);
                 batch.bind(ps, c, v);
                 ps.executeUpdate();
-                c.commit();
+                if (batchesCommit) {
+                    c.commit();
+                }
                 if (ledger != null) {
                     ledger.added(batch.ids, batch.size());
                 }
                 done += batch.size();
             }
         } finally {
-            c.setAutoCommit(autoCommit);
-        }
-        try (Statement s = c.createStatement()) {
-            if (!c.getAutoCommit()) {
-                c.commit();
+            if (batchesCommit) {
+                c.setAutoCommit(true);
             }
-            s.execute("ANALYZE " + Variant.EVENTS);
-            s.execute("ANALYZE " + Variant.STATUS);
+        }
+        if (batchesCommit || !cockroach) {
+            // CockroachDB refuses CREATE STATISTICS inside a transaction; it collects them by itself soon after.
+            try (Statement s = c.createStatement()) {
+                s.execute("ANALYZE " + Variant.EVENTS);
+                s.execute("ANALYZE " + Variant.STATUS);
+            }
         }
     }
 
