@@ -133,7 +133,8 @@ final class Drain implements Condition {
     }
 
     /** Forgets the last run's drain: the same plan (and so this condition) serves every run of an experiment. */
-    void reset() {
+    @Override
+    public void runStarts() {
         closeWatch();
         atStart = null;
         seconds.clear();

@@ -306,9 +306,6 @@ public final class RunCommand implements Callable<Integer> {
      * 0; the other processes wait until it says they are (up to 10 minutes past --start-at).
      */
     private void fresh(Setup s, Cell cell) {
-        if (draining != null) {
-            draining.reset();
-        }
         Runnable create = () -> {
             try (Connection c = s.db.settings().connectForAdmin()) {
                 s.mode.createTables(c);

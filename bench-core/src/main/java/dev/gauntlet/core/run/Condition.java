@@ -1,5 +1,7 @@
 package dev.gauntlet.core.run;
 
+import dev.gauntlet.core.result.Interval;
+
 /**
  * What ends a phase before its length when it holds: "the backlog reads 0", "throughput is back". The runner asks
  * every {@link #POLL_MILLIS} ms while the phase runs, always from the same thread, and says how long the phase has
@@ -14,4 +16,19 @@ public interface Condition {
 
     /** Whether it holds now, {@code inPhase} after its phase began. */
     boolean holds(java.time.Duration inPhase) throws Exception;
+
+    /**
+     * Hears each interval as it closes, from the run's start (the phases before its own too: a baseline), on the
+     * thread that asks {@link #holds}; a condition on the run's figures ("throughput is back") keeps what it needs.
+     * Does nothing by default.
+     */
+    default void observe(Interval closed) {
+    }
+
+    /**
+     * The run it serves begins: a condition that keeps state forgets the last run's (one plan, and so one condition,
+     * serves every run of an experiment). Does nothing by default.
+     */
+    default void runStarts() {
+    }
 }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Starts and stops the plan's disruptions at their times, each on a thread of its own (one that runs to
@@ -21,7 +22,8 @@ final class DisruptionSchedule {
     /** One planned disruption and what it did; fields written by its thread, read after it is joined. */
     private final class Scheduled implements Runnable {
         final DisruptionPlan plan;
-        final long startAt;
+        /** When it starts as planned; {@link IntervalClock#moved} says when that is now. */
+        final long plannedStart;
         final List<String> notes = Collections.synchronizedList(new ArrayList<>());
         volatile Double started;
         volatile Double ended;
@@ -31,16 +33,17 @@ final class DisruptionSchedule {
 
         Scheduled(DisruptionPlan plan, long runStart) {
             this.plan = plan;
-            this.startAt = runStart + plan.at().toNanos();
+            this.plannedStart = runStart + plan.at().toNanos();
         }
 
         @Override
         public void run() {
             try {
-                if (!sleepUntil(startAt)) {
+                if (!sleepUntil(() -> clock.moved(plannedStart))) {
                     return;
                 }
-                started = clock.seconds(System.nanoTime());
+                long startedAt = System.nanoTime();
+                started = clock.seconds(startedAt);
                 on = true;
                 plan.disruption().start(notes::add);
                 if (plan.length() == null) {
@@ -48,7 +51,8 @@ final class DisruptionSchedule {
                     on = false;
                     return;
                 }
-                sleepUntil(startAt + plan.length().toNanos());
+                long off = startedAt + plan.length().toNanos();
+                sleepUntil(() -> off);
                 switchOff();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -103,9 +107,12 @@ final class DisruptionSchedule {
         }
     }
 
-    /** Waits until {@code at}, or returns false when the run is stopping first. */
-    private boolean sleepUntil(long at) throws InterruptedException {
-        for (long left = at - System.nanoTime(); left > 0; left = at - System.nanoTime()) {
+    /**
+     * Waits until {@code at} (asked again each time it wakes: a phase ending early moves it up), or returns false when
+     * the run is stopping first.
+     */
+    private boolean sleepUntil(LongSupplier at) throws InterruptedException {
+        for (long left = at.getAsLong() - System.nanoTime(); left > 0; left = at.getAsLong() - System.nanoTime()) {
             if (stopping.getAsBoolean()) {
                 return false;
             }

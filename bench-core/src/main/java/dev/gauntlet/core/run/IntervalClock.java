@@ -16,6 +16,8 @@ final class IntervalClock {
     private final long startNanos;
     private final long everyNanos;
     private volatile long[] phaseEnds;
+    /** The ends as planned, before any phase ended early. */
+    private final long[] plannedEnds;
 
     IntervalClock(long startNanos, long everyNanos, List<PhasePlan> timeline) {
         this.startNanos = startNanos;
@@ -28,6 +30,24 @@ final class IntervalClock {
             ends[i] = boundary;
         }
         this.phaseEnds = ends;
+        this.plannedEnds = ends.clone();
+    }
+
+    /**
+     * Where an instant planned as {@code planned} (run start + its offset) falls now: as far earlier as the phase
+     * holding it was moved up by phases before it that ended on their conditions. A disruption planned in a later
+     * phase starts at its time within that phase, wherever the phase now begins.
+     */
+    long moved(long planned) {
+        long[] ends = phaseEnds;
+        for (int i = 0; i < plannedEnds.length; i++) {
+            if (planned < plannedEnds[i]) {
+                long plannedStart = i == 0 ? startNanos : plannedEnds[i - 1];
+                long start = i == 0 ? startNanos : ends[i - 1];
+                return planned - (plannedStart - start);
+            }
+        }
+        return planned;
     }
 
     /** Phase {@code index} ends at {@code at}, earlier than planned; the later phases keep their lengths. */

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.run;
 
+import dev.gauntlet.core.result.Interval;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -14,6 +15,8 @@ final class PhaseTimeline {
     private final IntervalClock clock;
     private final List<? extends RoleRun<?>> roles;
     private final RunStop stop;
+    /** How many closed intervals the conditions have heard. */
+    private int told;
 
     PhaseTimeline(List<PhasePlan> timeline, IntervalClock clock, List<? extends RoleRun<?>> roles, RunStop stop) {
         this.timeline = timeline;
@@ -28,6 +31,7 @@ final class PhaseTimeline {
      * flight drain).
      */
     void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
+        timeline.stream().filter(p -> p.until() != null).forEach(p -> p.until().runStarts());
         long nextAsk = clock.start();
         while (stop.goesOn()) {
             long now = System.nanoTime();
@@ -53,6 +57,22 @@ final class PhaseTimeline {
                 continue;
             }
             accounts.tick(now);
+            tellConditions(accounts.intervals);
+        }
+    }
+
+    /** Each phase's condition hears the intervals closed since it last heard. */
+    private void tellConditions(List<Interval> closed) {
+        for (; told < closed.size(); told++) {
+            for (PhasePlan p : timeline) {
+                if (p.until() != null) {
+                    try {
+                        p.until().observe(closed.get(told));
+                    } catch (RuntimeException e) {
+                        // as with holds: a condition that fails does not end its phase; the length bounds it
+                    }
+                }
+            }
         }
     }
 

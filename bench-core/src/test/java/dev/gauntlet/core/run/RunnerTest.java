@@ -826,4 +826,65 @@ class RunnerTest {
         assertTrue(drain.operations().get("read").count() > 0, "the readers do");
         assertEquals(0.5, r.measuredSeconds(), 0.1, "the drain is not measured");
     }
+
+    /**
+     * A condition on the run's figures: it hears every interval from the start (the phase before its own too) and
+     * ends its phase; the phase after moves up, and a disruption planned in it starts at its time within that phase,
+     * not at the instant the fixed timeline had for it.
+     */
+    @Test
+    void aConditionHearsTheIntervalsAndTheDisruptionsOfLaterPhasesMoveUpWithThem() throws Exception {
+        List<String> heard = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        AtomicLong runsStarted = new AtomicLong();
+        Condition afterTwoOfItsOwn = new Condition() {
+            @Override
+            public boolean holds(Duration inPhase) {
+                return heard.stream().filter("wait"::equals).count() >= 2;
+            }
+
+            @Override
+            public void observe(Interval closed) {
+                heard.add(closed.phase());
+            }
+
+            @Override
+            public void runStarts() {
+                runsStarted.incrementAndGet();
+                heard.clear();
+            }
+        };
+        List<Double> startedAt = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long runStart = System.nanoTime();
+        Disruption mark = new Disruption() {
+            @Override
+            public String name() {
+                return "mark";
+            }
+
+            @Override
+            public void start(Log log) {
+                startedAt.add((System.nanoTime() - runStart) / 1e9);
+            }
+        };
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 2))
+                .phase(PhasePlan.measured("before", Duration.ofMillis(300)))
+                .phase(new PhasePlan("wait", Duration.ofSeconds(20), true).until(afterTwoOfItsOwn))
+                .phase(PhasePlan.measured("after", Duration.ofMillis(800)))
+                // 400 ms into "after" as planned: 20.7 s from the start if "wait" ran its whole length.
+                .disruption(mark, Duration.ofMillis(300 + 20_000 + 400), null)
+                .reportEvery(Duration.ofMillis(100)).build();
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(1))), SyntheticTarget.direct());
+
+        assertEquals(1, runsStarted.get(), "told once that its run begins");
+        assertEquals("before", heard.get(0), "it hears the phases before its own");
+        assertEquals(List.of("before", "wait", "after"), r.phases().stream().map(Phase::name).toList());
+        Phase wait = r.phases().get(1);
+        assertTrue(wait.endSeconds() - wait.startSeconds() < 5, "the wait ended on its condition: " + wait);
+        Phase after = r.phases().get(2);
+        var record = r.disruptions().get(0);
+        assertEquals("done", record.outcome(), record.toString());
+        assertEquals(after.startSeconds() + 0.4, record.startSeconds(), 0.15,
+                "400 ms into the phase, wherever it now begins; the phase began at " + after.startSeconds());
+        assertEquals(after.startSeconds() + 0.4, startedAt.get(0), 0.2);
+    }
 }

@@ -27,9 +27,15 @@ public record AdversityPlan(String name, String description, Standby standby, Re
         return new AdversityPlan(name, description, other, recovery, phases);
     }
 
-    /** The phases as the runner takes them. */
+    /**
+     * The phases as the runner takes them, a phase {@code until: recovered} with its condition (new for each call:
+     * a condition keeps what it has heard of its run).
+     */
     public List<PhasePlan> phasePlans() {
-        return phases.stream().map(p -> new PhasePlan(p.name(), p.length(), p.measured())).toList();
+        return phases.stream().map(p -> {
+            PhasePlan plan = new PhasePlan(p.name(), p.length(), p.measured());
+            return p.untilRecovered() ? plan.until(new Recovered(recovery, p.name())) : plan;
+        }).toList();
     }
 
     public Duration length() {

@@ -42,6 +42,9 @@ import java.util.Set;
  *         length: 5s
  *         repeat: 3
  *         random: true          # at random times in the phase (seeded; until: TIME bounds them); else every: 30s
+ *   - name: recovery
+ *     length: 5m                # a limit: the phase ends once the workload is back by the recovery rule
+ *     until: recovered
  * </pre>
  */
 public final class PlanFile {
@@ -49,7 +52,7 @@ public final class PlanFile {
     private static final Set<String> TOP = Set.of("name", "description", "standby", "recovery", "phases");
     private static final Set<String> RECOVERY = Set.of("baseline", "operation", "window", "hold", "tolerance",
             "latency-factor");
-    private static final Set<String> PHASE = Set.of("name", "length", "measured", "disruptions");
+    private static final Set<String> PHASE = Set.of("name", "length", "measured", "until", "disruptions");
     private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random", "until");
 
     /** The plans that ship with Gauntlet (in plans/ and on the classpath). */
@@ -169,7 +172,17 @@ public final class PlanFile {
                 disruptions.add(disruption(list.get(i), where + ", disruption " + (i + 1)));
             }
         }
-        return new PlanPhase(name, length, measured, disruptions);
+        boolean untilRecovered = false;
+        if (node.hasNonNull("until")) {
+            if (!"recovered".equals(node.get("until").asText())) {
+                throw fail(where + ": until takes one value, recovered (got '" + node.get("until").asText() + "')");
+            }
+            if (!disruptions.isEmpty()) {
+                throw fail(where + ": a phase that ends once recovered has no disruptions; put them in a phase before");
+            }
+            untilRecovered = true;
+        }
+        return new PlanPhase(name, length, measured, untilRecovered, disruptions);
     }
 
     private DisruptionSpec disruption(JsonNode node, String position) {
@@ -304,6 +317,14 @@ public final class PlanFile {
             }
             if (window.isZero() || hold.isZero()) {
                 throw fail("recovery: window and hold must be positive");
+            }
+        }
+        String base = baseline;
+        int baseAt = phases.indexOf(phases.stream().filter(p -> p.name().equals(base)).findFirst().orElseThrow());
+        for (int i = 0; i <= baseAt; i++) {
+            if (phases.get(i).untilRecovered()) {
+                throw fail("phase " + phases.get(i).name() + ": until: recovered needs the baseline phase ("
+                        + baseline + ") before it");
             }
         }
         return new RecoveryRule(baseline, operation, window, hold, tolerance, factor);

@@ -34,35 +34,38 @@ public final class RecoveryAnalysis {
     public static final String UNAVAILABLE = "unavailableSeconds";
 
     private final RecoveryRule rule;
-    private final List<Interval> intervals;
-    private final long[] counts;
-    private final Histogram[] latencies;
+    private final List<Interval> intervals = new ArrayList<>();
+    /** Per interval, the rule's operation's commits and latencies. */
+    private final List<Long> counts = new ArrayList<>();
+    private final List<Histogram> latencies = new ArrayList<>();
 
-    private RecoveryAnalysis(RecoveryRule rule, List<Interval> intervals) {
+    /** An analysis of no intervals yet: {@link #add} gives them one at a time, as a run closes them. */
+    RecoveryAnalysis(RecoveryRule rule) {
         this.rule = rule;
-        this.intervals = intervals;
-        this.counts = new long[intervals.size()];
-        this.latencies = new Histogram[intervals.size()];
-        for (int i = 0; i < intervals.size(); i++) {
-            Histogram h = new Histogram(3);
-            long n = 0;
-            for (Map.Entry<String, IntervalOperation> op : intervals.get(i).operations().entrySet()) {
-                if (rule.operation() == null || rule.operation().equals(op.getKey())) {
-                    n += op.getValue().count();
-                    if (op.getValue().histogram() != null) {
-                        h.add(HistogramCodec.decode(op.getValue().histogram()));
-                    }
+    }
+
+    /** The next interval of the run. */
+    void add(Interval interval) {
+        Histogram h = new Histogram(3);
+        long n = 0;
+        for (Map.Entry<String, IntervalOperation> op : interval.operations().entrySet()) {
+            if (rule.operation() == null || rule.operation().equals(op.getKey())) {
+                n += op.getValue().count();
+                if (op.getValue().histogram() != null) {
+                    h.add(HistogramCodec.decode(op.getValue().histogram()));
                 }
             }
-            counts[i] = n;
-            latencies[i] = h;
         }
+        intervals.add(interval);
+        counts.add(n);
+        latencies.add(h);
     }
 
     /** The result with each disruption's recovery verdict and the unavailability metrics. */
     public static RunResult apply(RunResult run, RecoveryRule rule) {
-        RecoveryAnalysis a = new RecoveryAnalysis(rule, run.intervals());
-        Optional<double[]> baseline = a.baseline(run);
+        RecoveryAnalysis a = new RecoveryAnalysis(rule);
+        run.intervals().forEach(a::add);
+        Optional<double[]> baseline = a.baseline();
         List<DisruptionRecord> judged = new ArrayList<>();
         for (DisruptionRecord d : run.disruptions()) {
             boolean ran = d.startSeconds() != null && d.endSeconds() != null;
@@ -83,15 +86,15 @@ public final class RecoveryAnalysis {
     }
 
     /** The baseline phase's throughput (ops/s) and p95 (ms) of the rule's operation, if it has any. */
-    Optional<double[]> baseline(RunResult run) {
+    Optional<double[]> baseline() {
         double seconds = 0;
         long n = 0;
         Histogram h = new Histogram(3);
         for (int i = 0; i < intervals.size(); i++) {
             if (rule.baselinePhase().equals(intervals.get(i).phase())) {
                 seconds += intervals.get(i).seconds();
-                n += counts[i];
-                h.add(latencies[i]);
+                n += counts.get(i);
+                h.add(latencies.get(i));
             }
         }
         if (seconds <= 0 || n == 0) {
@@ -140,8 +143,8 @@ public final class RecoveryAnalysis {
         Histogram h = new Histogram(3);
         for (int j = i; j >= 0 && intervals.get(j).t() > end - window + 1e-6; j--) {
             seconds += intervals.get(j).seconds();
-            n += counts[j];
-            h.add(latencies[j]);
+            n += counts.get(j);
+            h.add(latencies.get(j));
         }
         if (seconds <= 0 || n == 0) {
             return false;

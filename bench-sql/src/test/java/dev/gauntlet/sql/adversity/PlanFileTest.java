@@ -1,6 +1,8 @@
 package dev.gauntlet.sql.adversity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,6 +83,9 @@ class PlanFileTest {
             "phases: [{name: a, length: 10s}]\\nextra: 1|the plan: unknown key 'extra'",
             "phases: [{name: a, length: fast}]|phase a: length: 'fast' is not a duration",
             "a: [b|not valid YAML",
+            "phases: [{name: a, length: 10s}, {name: b, length: 1m, until: quiet}]|phase b: until takes one value, recovered (got 'quiet')",
+            "phases: [{name: a, length: 10s, until: recovered}]|phase a: until: recovered needs the baseline phase (a) before it",
+            "phases: [{name: a, length: 10s}, {name: b, length: 1m, until: recovered, disruptions: [{kind: restart-fast}]}]|phase b: a phase that ends once recovered has no disruptions",
     })
     void badPlansAreOneLineNamingTheFileAndThePlace(String text, String expected) {
         PlanFile.PlanException e = assertThrows(PlanFile.PlanException.class,
@@ -88,6 +93,21 @@ class PlanFileTest {
         assertTrue(e.getMessage().startsWith("p.yaml: "), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    }
+
+    @Test
+    void aPhaseUntilRecoveredEndsOnTheRecoveryRule() throws Exception {
+        AdversityPlan plan = PlanFile.parse("p.yaml", """
+                phases:
+                  - {name: baseline, length: 30s}
+                  - {name: outage, length: 20s, disruptions: [{kind: restart-fast, at: 5s}]}
+                  - {name: recovery, length: 5m, until: recovered}
+                """);
+        List<dev.gauntlet.core.run.PhasePlan> phases = plan.phasePlans();
+        assertNull(phases.get(1).until());
+        assertTrue(phases.get(2).until() instanceof Recovered, "recovery ends on the rule");
+        assertTrue(phases.get(2).until() != plan.phasePlans().get(2).until(), "each run plan gets a condition of its own");
+        assertFalse(phases.get(2).until().holds(Duration.ZERO), "not before it has heard the run");
     }
 
     @Test

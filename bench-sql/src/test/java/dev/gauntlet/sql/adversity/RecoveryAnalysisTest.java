@@ -1,6 +1,8 @@
 package dev.gauntlet.sql.adversity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.gauntlet.core.result.DisruptionRecord;
@@ -46,6 +48,52 @@ class RecoveryAnalysisTest {
 
     private static DisruptionRecord disruption(String name, double start, double end) {
         return new DisruptionRecord(name, start, end, start, end, DisruptionRecord.DONE, List.of());
+    }
+
+    /**
+     * The condition {@code until: recovered} holds at the second the result's analysis would say the workload is back,
+     * not before: heard interval by interval, as a run closes them, with a phase of faults in between.
+     */
+    @Test
+    void aRecoveryPhaseEndsWhenTheWindowIsBackAndHasHeldAndNotBefore() {
+        Recovered recovered = new Recovered(RULE, "recovery");
+        recovered.runStarts();
+        List<Interval> series = new ArrayList<>();
+        for (int t = 1; t <= 40; t++) {
+            series.add(second(t, "baseline", 100, 10));
+        }
+        for (int t = 41; t <= 60; t++) {
+            series.add(second(t, "faults", t > 50 ? 0 : 100, 10));     // nothing commits for the last 10 s
+        }
+        for (int t = 61; t <= 200; t++) {
+            series.add(second(t, "recovery", t <= 80 ? 50 : 100, 10)); // half speed for 20 s, then back
+        }
+        double heldAt = -1;
+        for (Interval i : series) {
+            recovered.observe(i);
+            if (heldAt < 0 && recovered.holds(Duration.ofSeconds((long) i.t() - 60))) {
+                heldAt = i.t();
+            }
+        }
+        // Back at full rate from 81 s: the first 10 s window at 90/s or more is the one ending at 88 s (seconds 79-88:
+        // 2 x 50 + 8 x 100 = 900), 28 s into the phase; held for 30 s, the phase ends at 118 s, as the analysis of
+        // the whole series says.
+        RunResult whole = run(series, List.of(new Phase("baseline", 0, 40), new Phase("faults", 40, 60),
+                new Phase("recovery", 60, 200)), List.of(disruption("outage", 60, 60)));
+        double back = RecoveryAnalysis.apply(whole, RULE).disruptions().get(0).recoverySeconds();
+        assertEquals(60 + back + RULE.hold().toSeconds(), heldAt, 1.0, "held " + heldAt + ", back after " + back);
+        assertTrue(heldAt > 100, "not while the rate was half: " + heldAt);
+
+        // The same condition serves the next run of an experiment: forgotten, it holds again only once that run is back.
+        recovered.runStarts();
+        assertFalse(recovered.holds(Duration.ZERO));
+        for (int t = 1; t <= 40; t++) {
+            recovered.observe(second(t, "baseline", 100, 10));
+        }
+        for (int t = 41; t <= 200; t++) {
+            recovered.observe(second(t, "recovery", 40, 10));             // never back: the length will end it
+        }
+        assertFalse(recovered.holds(Duration.ofSeconds(160)), "40/s is not 100/s");
     }
 
     @Test
