@@ -2,9 +2,7 @@ package dev.gauntlet.example;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.cli.VersionProvider;
-import dev.gauntlet.sql.cli.SqlWorkload;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
-import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,19 +23,11 @@ public final class KvCommand extends SqlWorkloadCommand {
 
     static final String DEFAULT_JOB_TEXT = "--init --duration 20s";
 
-    private final KvDefinition definition = new KvDefinition();
+    public KvCommand() {
+        super(new KvDefinition(), DEFAULT_JOB_TEXT);
+    }
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new KvCommand(), args);
-    }
-
-    @Override
-    protected SqlWorkload<?, ?> definition() {
-        return definition;
-    }
-
-    @Override
-    protected List<String> defaultJob() {
-        return List.of(DEFAULT_JOB_TEXT.split(" "));
     }
 }

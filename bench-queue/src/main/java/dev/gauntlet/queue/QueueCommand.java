@@ -1,9 +1,7 @@
 package dev.gauntlet.queue;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.sql.cli.SqlTables;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
-import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,23 +23,13 @@ import picocli.CommandLine.Command;
 public final class QueueCommand extends SqlWorkloadCommand {
 
     static final String NAME = "queue";
-    static final List<String> DEFAULT_JOB = List.of("--throttle-writes", "5000", "--duration", "30s", "--warmup", "5s");
     static final String DEFAULT_JOB_TEXT = "--throttle-writes 5000 --duration 30s --warmup 5s";
 
-    private final QueueTables tables = new QueueTables();
+    public QueueCommand() {
+        super(new QueueTables(), DEFAULT_JOB_TEXT);
+    }
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new QueueCommand(), args);
-    }
-
-    /** The tables of the generic init, check and drop; run is the queue's own. */
-    @Override
-    protected SqlTables<?> definition() {
-        return tables;
-    }
-
-    @Override
-    protected List<String> defaultJob() {
-        return DEFAULT_JOB;
     }
 }

@@ -1,9 +1,7 @@
 package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.sql.cli.SqlTables;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
-import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,23 +23,13 @@ import picocli.CommandLine.Command;
                 "  bench-tpcc run --init --warehouses 4 --url jdbc:postgresql://host:5432/db --user bench --duration 5m"})
 public final class TpccCommand extends SqlWorkloadCommand {
 
-    static final List<String> DEFAULT_JOB = List.of("--init", "--warehouses", "2", "--duration", "60s");
     static final String DEFAULT_JOB_TEXT = "--init --warehouses 2 --duration 60s";
 
-    private final TpccTables tables = new TpccTables();
+    public TpccCommand() {
+        super(new TpccTables(), DEFAULT_JOB_TEXT);
+    }
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new TpccCommand(), args);
-    }
-
-    /** The tables of the generic check and drop; init and run are TPC-C's own. */
-    @Override
-    protected SqlTables<?> definition() {
-        return tables;
-    }
-
-    @Override
-    protected List<String> defaultJob() {
-        return DEFAULT_JOB;
     }
 }

@@ -1,9 +1,7 @@
 package dev.gauntlet.trainevents;
 
 import dev.gauntlet.core.cli.GauntletCommandLine;
-import dev.gauntlet.sql.cli.SqlTables;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
-import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,24 +23,13 @@ import picocli.CommandLine.Command;
 public final class TrainEventsCommand extends SqlWorkloadCommand {
 
     static final String NAME = "trainevents";
-    static final List<String> DEFAULT_JOB = List.of("--clients", "16", "--delay", "100ms", "--duration", "30s",
-            "--warmup", "5s");
     static final String DEFAULT_JOB_TEXT = "--clients 16 --delay 100ms --duration 30s --warmup 5s";
 
-    private final TrainEventTables tables = new TrainEventTables();
+    public TrainEventsCommand() {
+        super(new TrainEventTables(), DEFAULT_JOB_TEXT);
+    }
 
     public static void main(String[] args) {
         GauntletCommandLine.main(new TrainEventsCommand(), args);
-    }
-
-    /** The tables of the generic init, check and drop; run is train events' own. */
-    @Override
-    protected SqlTables<?> definition() {
-        return tables;
-    }
-
-    @Override
-    protected List<String> defaultJob() {
-        return DEFAULT_JOB;
     }
 }

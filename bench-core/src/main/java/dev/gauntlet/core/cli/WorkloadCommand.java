@@ -14,10 +14,21 @@ public abstract class WorkloadCommand implements Runnable, picocli.CommandLine.I
     protected CommandSpec spec;
 
     private int exitCode;
+    private final java.util.List<String> defaultJob;
 
-    /** The arguments of {@code run} that make the default job (none: {@code run} with its defaults). */
-    protected java.util.List<String> defaultJob() {
-        return java.util.List.of();
+    /** A program whose default job is {@code run} with its defaults (or, without {@code run}, its --help). */
+    protected WorkloadCommand() {
+        this("");
+    }
+
+    /** @param defaultJob the arguments of {@code run} that make the default job, as typed: {@code --duration 30s} */
+    protected WorkloadCommand(String defaultJob) {
+        this.defaultJob = defaultJob.isBlank() ? java.util.List.of() : java.util.List.of(defaultJob.strip().split("\\s+"));
+    }
+
+    /** The arguments of {@code run} that make the default job. */
+    protected final java.util.List<String> defaultJob() {
+        return defaultJob;
     }
 
     /**

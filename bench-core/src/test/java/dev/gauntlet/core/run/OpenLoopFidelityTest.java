@@ -137,7 +137,9 @@ class OpenLoopFidelityTest {
         for (double p : new double[] {50, 99, 99.9}) {
             double expected = percentile(implied, p);
             double actual = reported.getValueAtPercentile(p);
-            assertEquals(expected, actual, expected * 0.01, when + ": p" + p + " reported "
+            // 1%, but never under 3 ms: a loaded 2-core box wakes the driver that late at times (part of the latency it
+            // reports). Leaving out the unissued starts or measuring from the actual start misses by seconds.
+            assertEquals(expected, actual, Math.max(expected * 0.01, 3e6), when + ": p" + p + " reported "
                     + actual / 1e6 + " ms, the schedule implies " + expected / 1e6 + " ms");
         }
     }

@@ -151,12 +151,14 @@ class RunnerTest {
         assertEquals(0, op.counter("absent"));
 
         // With a warm-up, what committed before it ended is not counted (give or take the operations in
-        // flight at the boundary, which may land on either side).
+        // flight at the boundary, which may land on either side: on a loaded 2-core box the thread that closes the
+        // interval can be held off for several 1 ms operations). Counted with the warm-up, the counter would exceed
+        // the measured count by the warm-up's 300 ms of commits, about three quarters of the 400 ms measured.
         attempts.set(0);
         RunRecord warm = run(plan.withWarmup(Duration.ofMillis(300)), workload(() -> Step.now(flaky)),
                 SyntheticTarget.direct());
         OperationResult w = op(warm);
-        assertTrue(Math.abs(w.counter("orders") - w.count()) <= 2,
+        assertTrue(Math.abs(w.counter("orders") - w.count()) <= Math.max(2, w.count() / 10),
                 "warm-up commits excluded: " + w.counter("orders") + " counted for " + w.count() + " measured");
     }
 

@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A run through faults, as read from a plan file ({@link PlanFile}): phases with their disruptions, the standby the
@@ -36,6 +37,11 @@ public record AdversityPlan(String name, String description, Standby standby, Re
             PhasePlan plan = new PhasePlan(p.name(), p.length(), p.measured());
             return p.untilRecovered() ? plan.until(new Recovered(recovery, p.name())) : plan;
         }).toList();
+    }
+
+    /** The phases {@code until: recovered}: a disruption's recovery is judged through them too. */
+    public Set<String> recoveryPhases() {
+        return phases.stream().filter(PlanPhase::untilRecovered).map(PlanPhase::name).collect(Collectors.toSet());
     }
 
     public Duration length() {

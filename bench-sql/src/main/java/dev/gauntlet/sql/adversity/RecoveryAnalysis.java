@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -63,6 +64,14 @@ public final class RecoveryAnalysis {
 
     /** The result with each disruption's recovery verdict and the unavailability metrics. */
     public static RunResult apply(RunResult run, RecoveryRule rule) {
+        return apply(run, rule, Set.of());
+    }
+
+    /**
+     * The same, a disruption's recovery judged until the end of its phase and of the phases right after it that are
+     * {@code recoveryPhases} (a plan's phases {@code until: recovered}: they exist to let it recover).
+     */
+    public static RunResult apply(RunResult run, RecoveryRule rule, Set<String> recoveryPhases) {
         RecoveryAnalysis a = new RecoveryAnalysis(rule);
         run.intervals().forEach(a::add);
         Optional<double[]> baseline = a.baseline();
@@ -70,7 +79,8 @@ public final class RecoveryAnalysis {
         for (DisruptionRecord d : run.disruptions()) {
             boolean ran = d.startSeconds() != null && d.endSeconds() != null;
             judged.add(ran && baseline.isPresent()
-                    ? d.withRecovery(a.recoverySeconds(d.endSeconds(), phaseEnd(run, d.endSeconds()), baseline.get())
+                    ? d.withRecovery(a.recoverySeconds(d.endSeconds(), horizon(run, d.endSeconds(), recoveryPhases),
+                    baseline.get())
                     .orElse(null)) : d);
         }
         Metrics metrics = Metrics.of(run);
@@ -166,10 +176,20 @@ public final class RecoveryAnalysis {
         return s;
     }
 
-    /** The end of the phase holding {@code t} (the run's end when none does). */
-    private static double phaseEnd(RunResult run, double t) {
-        return run.phases().stream().filter(p -> t >= p.startSeconds() - 1e-6 && t < p.endSeconds())
-                .mapToDouble(Phase::endSeconds).findFirst()
-                .orElse(run.intervals().isEmpty() ? t : run.intervals().get(run.intervals().size() - 1).t());
+    /**
+     * The end of the phase holding {@code t} and of the {@code recoveryPhases} right after it (the run's end when no
+     * phase holds it).
+     */
+    private static double horizon(RunResult run, double t, Set<String> recoveryPhases) {
+        List<Phase> phases = run.phases();
+        for (int i = 0; i < phases.size(); i++) {
+            if (t >= phases.get(i).startSeconds() - 1e-6 && t < phases.get(i).endSeconds()) {
+                while (i + 1 < phases.size() && recoveryPhases.contains(phases.get(i + 1).name())) {
+                    i++;
+                }
+                return phases.get(i).endSeconds();
+            }
+        }
+        return run.intervals().isEmpty() ? t : run.intervals().get(run.intervals().size() - 1).t();
     }
 }

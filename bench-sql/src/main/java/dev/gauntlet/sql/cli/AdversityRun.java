@@ -222,7 +222,7 @@ final class AdversityRun implements AutoCloseable {
 
     /** The result with each disruption's recovery and the unavailability figures. */
     RunResult judge(RunResult result) {
-        return RecoveryAnalysis.apply(result, plan.recovery());
+        return RecoveryAnalysis.apply(result, plan.recovery(), plan.recoveryPhases());
     }
 
     @Override

@@ -4,9 +4,9 @@ import dev.gauntlet.core.cli.WorkloadCommand;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The program of a SQL workload: the subclass carries the {@code @Command} annotation (name, description, examples)
@@ -18,11 +18,20 @@ import picocli.CommandLine.Spec;
 public abstract class SqlWorkloadCommand extends WorkloadCommand {
 
     /** The one definition every command of this program shares (its option objects are filled as parsed). */
-    protected abstract SqlTables<?> definition();
+    private final SqlTables<?> definition;
+
+    /**
+     * @param definition its tables (for the generic check and drop), schema (and init) or workload (and run)
+     * @param defaultJob the arguments of {@code run} that make the default job, as typed
+     */
+    protected SqlWorkloadCommand(SqlTables<?> definition, String defaultJob) {
+        super(defaultJob);
+        this.definition = definition;
+    }
 
     @Override
     protected void addCommands(CommandLine cli) {
-        SqlTables<?> tables = definition();
+        SqlTables<?> tables = definition;
         if (tables instanceof SqlSchema<?> schema) {
             add(cli, tables, "init", new InitTables<>(schema), schema.loadOptions());
             if (tables instanceof SqlWorkload<?, ?> workload) {

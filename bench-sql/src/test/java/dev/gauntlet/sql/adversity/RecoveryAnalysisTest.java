@@ -84,6 +84,16 @@ class RecoveryAnalysisTest {
         assertEquals(60 + back + RULE.hold().toSeconds(), heldAt, 1.0, "held " + heldAt + ", back after " + back);
         assertTrue(heldAt > 100, "not while the rate was half: " + heldAt);
 
+        // A disruption that ended in the phase before is judged through the recovery phase, as the condition was;
+        // without it, only until its own phase ends (10 s: too short to hold 30 s).
+        RunResult faulted = run(series, List.of(new Phase("baseline", 0, 40), new Phase("faults", 40, 60),
+                new Phase("recovery", 60, 200)), List.of(disruption("outage", 50, 55)));
+        assertEquals(DisruptionRecord.NOT_RECOVERED, RecoveryAnalysis.apply(faulted, RULE).disruptions().get(0).recovery());
+        DisruptionRecord throughRecovery = RecoveryAnalysis.apply(faulted, RULE, java.util.Set.of("recovery"))
+                .disruptions().get(0);
+        assertEquals(DisruptionRecord.RECOVERED, throughRecovery.recovery());
+        assertEquals(88 - 55, throughRecovery.recoverySeconds(), 1e-9);
+
         // The same condition serves the next run of an experiment: forgotten, it holds again only once that run is back.
         recovered.runStarts();
         assertFalse(recovered.holds(Duration.ZERO));
