@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.core.run.Condition;
 import dev.gauntlet.core.run.Disruption;
+import dev.gauntlet.core.run.PhasePlan;
 import dev.gauntlet.core.run.Role;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
@@ -169,13 +173,21 @@ class PubSubTest {
     /** One partition, one group, one reader that keeps up, writers at 200 msg/s, with a disruption at 1 s. */
     private static RunRecord keepingUp(TestDatabase db, DeliveryLedger ledger, Disruption disruption, Duration length,
                                        Duration runLength) throws Exception {
+        return keepingUp(db, ledger, disruption, length, runLength, null);
+    }
+
+    /** As above; with {@code until}, the run ends when it holds, {@code runLength} then its limit. */
+    private static RunRecord keepingUp(TestDatabase db, DeliveryLedger ledger, Disruption disruption, Duration length,
+                                       Duration runLength, Condition until) throws Exception {
         try (Connection c = db.connect()) {
             LogSchema.create(c, 1, 1);
         }
         PubSubWorkload w = new PubSubWorkload(1, 1, 1, 10, 500, 16, Duration.ofMillis(2), ledger);
         RunPlan plan = RunPlan.builder().role(Role.closedLoop(PubSubWorkload.READERS, 1))
                 .role(Role.openLoop(PubSubWorkload.WRITERS, 2, 20).startingAfter(PubSubWorkload.READERS))
-                .duration(runLength).reportEvery(Duration.ofSeconds(1))
+                .phase(until == null ? PhasePlan.measured("run", runLength)
+                        : PhasePlan.measured("run", runLength).until(until))
+                .reportEvery(Duration.ofSeconds(1))
                 .disruption(disruption, Duration.ofSeconds(1), length).build();
         try (JdbcTarget target = JdbcTarget.direct(new ConnectionSettings(db.jdbcUrl(), db.user(), db.password()))) {
             return new Runner<>(plan, w, target, RunListener.NONE, null).run();
@@ -187,6 +199,7 @@ class PubSubTest {
     void offsetsSurviveLostConnectionsAndARestart(String what, TestDatabase server) throws Exception {
         TestDatabase db = server.freshDatabase("queue_survive_" + (what.startsWith("server") ? "restart" : "kill"));
         DeliveryLedger ledger = new DeliveryLedger(1, 1);
+        java.util.concurrent.atomic.AtomicBoolean disrupted = new java.util.concurrent.atomic.AtomicBoolean();
         Disruption d = new Disruption() {
             @Override
             public String name() {
@@ -197,6 +210,7 @@ class PubSubTest {
             public void start(Log log) throws Exception {
                 if (what.startsWith("server")) {
                     db.restart(true);
+                    disrupted.set(true);
                     return;
                 }
                 try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -205,10 +219,28 @@ class PubSubTest {
                     rs.next();
                     log.note(rs.getLong(1) + " sessions ended");
                 }
+                disrupted.set(true);
             }
         };
-        // A restart takes a few seconds on a busy machine: the run goes on long enough to see reading resume.
-        RunRecord run = keepingUp(db, ledger, d, null, Duration.ofSeconds(what.startsWith("server") ? 10 : 3));
+        // A restart takes from one to many seconds on a busy machine: the run ends once 300 messages were read after
+        // the disruption, within a minute.
+        Condition readingResumed = new Condition() {
+            private long readSince;
+
+            @Override
+            public void observe(Interval closed) {
+                IntervalOperation read = closed.operations().get(PubSubWorkload.readOperation(0));
+                if (disrupted.get() && read != null && read.counters() != null) {
+                    readSince += read.counters().getOrDefault("messages", 0L);
+                }
+            }
+
+            @Override
+            public boolean holds(Duration inPhase) {
+                return readSince > 300;
+            }
+        };
+        RunRecord run = keepingUp(db, ledger, d, null, Duration.ofSeconds(60), readingResumed);
         assertEquals("done", run.disruptions().get(0).outcome(), run.disruptions().toString());
         assertTrue(run.errors().stream().anyMatch(e -> e.count() > 0), "clients saw their connections go: "
                 + run.errors());
