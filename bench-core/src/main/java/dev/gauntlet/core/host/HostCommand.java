@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A program run to completion on this machine, the one way Gauntlet does it: stdin empty, stdout and stderr together
  * into a file (so a talkative program never blocks on a full pipe), bounded by a time limit after which it is killed,
- * and its outcome as data. Optionally in a directory, without the caller's variables of a prefix ({@code PG}: so
+ * and its outcome as data; or, with {@link #start}, started beside Gauntlet (PgBouncer, Toxiproxy, a child process
+ * read as it writes). Optionally in a directory, without the caller's variables of a prefix ({@code PG}: so
  * PostgreSQL's tools see only the arguments given), with variables set ({@code LC_ALL=C}: messages in English).
  *
  * <pre>{@code
@@ -79,16 +80,7 @@ public final class HostCommand {
     public Outcome run() throws IOException, InterruptedException {
         Path output = Files.createTempFile("gauntlet-command-", ".out");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            if (directory != null) {
-                builder.directory(directory.toFile());
-            }
-            builder.environment().keySet().removeIf(k -> removedPrefixes.stream().anyMatch(k::startsWith));
-            builder.environment().putAll(environment);
-            Process process = builder.start();
+            Process process = builder(ProcessBuilder.Redirect.to(output.toFile()), null).start();
             boolean finished;
             try {
                 finished = process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
@@ -105,6 +97,34 @@ public final class HostCommand {
         } finally {
             Files.deleteIfExists(output);
         }
+    }
+
+    /**
+     * Starts it and returns at once, for a program that runs beside Gauntlet (a server, or a child read as it runs);
+     * the time limit does not apply: the caller ends it. Stdin is empty and the environment as set here.
+     *
+     * @param output where stdout goes ({@code Redirect.appendTo(log)}, {@code DISCARD}, {@code PIPE})
+     * @param errors where stderr goes; null: with stdout
+     */
+    public Process start(ProcessBuilder.Redirect output, ProcessBuilder.Redirect errors) throws IOException {
+        return builder(output, errors).start();
+    }
+
+    private ProcessBuilder builder(ProcessBuilder.Redirect output, ProcessBuilder.Redirect errors) {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectOutput(output)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (errors == null) {
+            builder.redirectErrorStream(true);
+        } else {
+            builder.redirectError(errors);
+        }
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
+        builder.environment().keySet().removeIf(k -> removedPrefixes.stream().anyMatch(k::startsWith));
+        builder.environment().putAll(environment);
+        return builder;
     }
 
     /** What a program did: its exit code (-1 when it timed out and was killed) and everything it printed. */

@@ -1,6 +1,7 @@
 package dev.gauntlet.rocksdb.durability;
 
 import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.rocksdb.fill.RocksDbStore;
 import java.io.BufferedReader;
 import java.io.File;
@@ -38,7 +39,7 @@ public final class CrashTrial {
         }
         List<String> command = List.of(javaBinary(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", classPath(), CrashWriter.class.getName(),
                 dir.toString(), String.valueOf(num), c.name());
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = HostCommand.of(command).start(ProcessBuilder.Redirect.PIPE, ProcessBuilder.Redirect.INHERIT);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line;

@@ -1,19 +1,19 @@
 package dev.gauntlet.rocksdb.fill;
 
-import dev.gauntlet.core.host.Executables;
 import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.host.Executables;
+import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.rocksdb.dbbench.DbBenchOutput;
 import dev.gauntlet.rocksdb.dbbench.RunLine;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs RocksDB's own {@code db_bench} with the settings of a Gauntlet fill, one run per fresh database
@@ -96,21 +96,13 @@ public final class DbBenchProcess {
     }
 
     private static String run(List<String> command, long timeoutSeconds) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
-            byte[] bytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(command.get(0) + " did not finish in " + timeoutSeconds + " s");
+            HostCommand.Outcome o = HostCommand.of(command).within(Duration.ofSeconds(timeoutSeconds)).run();
+            if (!o.succeeded()) {
+                throw new IOException(o.failure());
             }
-            String out = new String(bytes, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IOException(String.join(" ", command) + " exited with " + p.exitValue() + ": "
-                        + out.strip().lines().reduce((a, b) -> b).orElse(""));
-            }
-            return out;
+            return o.output();
         } catch (InterruptedException e) {
-            p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while db_bench ran", e);
         }

@@ -77,8 +77,8 @@ public final class Toxiproxy implements AutoCloseable {
                 "Toxiproxy is not installed (network disruptions need it): " + INSTALL));
         int port = LoopbackPorts.free();
         try {
-            Process p = new ProcessBuilder(binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(port))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = HostCommand.of(binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(port))
+                    .start(ProcessBuilder.Redirect.DISCARD, null);
             Toxiproxy t = new Toxiproxy(p, port);
             Runtime.getRuntime().addShutdownHook(new Thread(p::destroy, "gauntlet-toxiproxy-stop"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

@@ -5,7 +5,6 @@ import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.core.host.LoopbackPorts;
 import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.JdbcTarget;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -287,16 +286,11 @@ public final class PgBouncer implements AutoCloseable {
      * errors found before it has read its config go to standard error only, so that is the log we keep.
      */
     private static Process launch(ServerAccount account, Path executable, Path directory) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(account.command(
-                List.of(executable.toString(), directory.resolve(CONFIG_FILE).toString())))
-                .directory(directory.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(LOG_FILE).toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
-        builder.environment().put("LC_ALL", "C");
-        log.debug("running {}", builder.command());
-        return builder.start();
+        HostCommand bouncer = HostCommand.of(account.command(
+                        List.of(executable.toString(), directory.resolve(CONFIG_FILE).toString())))
+                .in(directory).withoutEnvironment("PG").env("LC_ALL", "C");
+        log.debug("running {}", bouncer.command());
+        return bouncer.start(ProcessBuilder.Redirect.appendTo(directory.resolve(LOG_FILE).toFile()), null);
     }
 
     /** Null once the port accepts connections, else what went wrong. */
