@@ -94,7 +94,12 @@ public enum Variant {
         ddl.add("CREATE TABLE " + STATUS + " (event_id uuid PRIMARY KEY REFERENCES " + EVENTS + " (id) ON DELETE CASCADE, "
                 + "status text NOT NULL CHECK (status IN ('PENDING', 'PROCESSING', 'COMPLETE', 'FAILED')), "
                 + "updated_at timestamptz NOT NULL DEFAULT now(), attempts int NOT NULL DEFAULT 0)");
-        ddl.add("CREATE INDEX train_event_status_status_updated_idx ON " + STATUS + " (status, updated_at)");
+        // One index per claim, each holding only the rows that claim reads, in the order it takes them: an index on
+        // (status, updated_at) gives no order for two statuses, so each claim read and sorted the whole backlog.
+        ddl.add("CREATE INDEX train_event_status_open_idx ON " + STATUS + " (updated_at) "
+                + "WHERE status IN ('PENDING', 'PROCESSING')");
+        ddl.add("CREATE INDEX train_event_status_done_idx ON " + STATUS + " (updated_at) "
+                + "WHERE status IN ('COMPLETE', 'FAILED')");
         ddl.add("CREATE TABLE " + ARCHIVE + " (id uuid PRIMARY KEY, created_at timestamptz NOT NULL, "
                 + "event_type text NOT NULL, authority_id text, train_id text, payload " + payloadType + " NOT NULL, "
                 + "final_status text NOT NULL, archived_at timestamptz NOT NULL DEFAULT now())");
