@@ -78,12 +78,7 @@ final class QueueTables implements SqlSchema<QueueTables.Found> {
         if (partitions == 0 && !queue) {
             return null;
         }
-        boolean archive;
-        try (var s = c.createStatement(); var rs = s.executeQuery("SELECT to_regclass('queue_archive') IS NOT NULL")) {
-            rs.next();
-            archive = rs.getBoolean(1);
-        }
-        return new Found(partitions, queue, archive);
+        return new Found(partitions, queue, QueueSchema.archived(c));
     }
 
     @Override

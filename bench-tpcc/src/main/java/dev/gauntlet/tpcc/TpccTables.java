@@ -84,8 +84,7 @@ final class TpccTables implements SqlTables<LoadRecord> {
         int warehouses = loaded.warehouses();
         boolean partial = !loaded.itemsLoaded() || loaded.finished().size() > warehouses + 1;
         return warehouses + (warehouses == 1 ? " warehouse" : " warehouses")
-                + (partial ? " (a load unfinished; init finishes it)" : "")
-                + (check.expensive ? ", expensive checks included" : " (expensive checks skipped; --expensive runs them)");
+                + (partial ? " (a load unfinished; init finishes it)" : "");
     }
 
     @Override

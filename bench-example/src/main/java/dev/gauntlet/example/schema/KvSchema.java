@@ -1,5 +1,6 @@
 package dev.gauntlet.example.schema;
 
+import dev.gauntlet.sql.Catalog;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -45,12 +46,8 @@ public final class KvSchema {
 
     /** The loaded table, or null when there is none. */
     public static Loaded loaded(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT to_regclass('kv') IS NOT NULL")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
-                return null;
-            }
+        if (!Catalog.hasTable(c, "kv")) {
+            return null;
         }
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT coalesce(max(k), -1) + 1, coalesce(max(length(v)), 0) FROM kv")) {

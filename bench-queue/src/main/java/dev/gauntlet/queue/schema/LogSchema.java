@@ -2,6 +2,7 @@ package dev.gauntlet.queue.schema;
 
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
+import dev.gauntlet.sql.Catalog;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -72,17 +73,12 @@ public final class LogSchema {
 
     /** How many partitions the log has, or 0 when there is none. */
     public static int partitions(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            try (var rs = s.executeQuery("SELECT to_regclass('log_tip') IS NOT NULL")) {
-                rs.next();
-                if (!rs.getBoolean(1)) {
-                    return 0;
-                }
-            }
-            try (var rs = s.executeQuery("SELECT count(*) FROM log_tip")) {
-                rs.next();
-                return rs.getInt(1);
-            }
+        if (!Catalog.hasTable(c, "log_tip")) {
+            return 0;
+        }
+        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM log_tip")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.gauntlet.queue.schema;
 
 import dev.gauntlet.queue.workqueue.AckMode;
+import dev.gauntlet.sql.Catalog;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -49,10 +50,12 @@ public final class QueueSchema {
 
     /** Whether there is a queue. */
     public static boolean exists(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT to_regclass('queue_messages') IS NOT NULL")) {
-            rs.next();
-            return rs.getBoolean(1);
-        }
+        return Catalog.hasTable(c, "queue_messages");
+    }
+
+    /** Whether the queue has its archive ({@code --ack archive}). */
+    public static boolean archived(Connection c) throws SQLException {
+        return Catalog.hasTable(c, "queue_archive");
     }
 
     /** The messages not yet acknowledged, as {@code queue}. */
