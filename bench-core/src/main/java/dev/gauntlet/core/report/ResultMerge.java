@@ -91,6 +91,7 @@ public final class ResultMerge {
                 .workload(first.workload())
                 .variant(first.variant())
                 .command(first.command())
+                .labels(commonLabels(runs))
                 .startedAt(earliest(runs))
                 .endedAt(latest(runs))
                 .measuredSeconds(measured)
@@ -109,6 +110,13 @@ public final class ResultMerge {
                 .roles(roles(runs))
                 .disruptions(runs.stream().flatMap(r -> r.disruptions().stream()).toList())
                 .build();
+    }
+
+    /** The labels every process carries with the same value; one that differs describes no single run. */
+    private static Map<String, String> commonLabels(List<RunResult> runs) {
+        Map<String, String> common = new java.util.LinkedHashMap<>(runs.get(0).labels());
+        runs.forEach(r -> common.entrySet().removeIf(e -> !e.getValue().equals(r.labels().get(e.getKey()))));
+        return common;
     }
 
     // ---- operations ----

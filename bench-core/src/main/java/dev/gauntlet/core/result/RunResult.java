@@ -15,7 +15,9 @@ import java.util.Optional;
  * {@code clampedValues}; {@code observations} (latencies operations observed, e.g. end to end, as distributions) and
  * {@code gauges} (values operations reported, e.g. lag), also per interval, and per-interval operation
  * {@code counters}; {@code roles} (each kind of client's pacing, issued and unissued operations); per phase
- * {@code measured}, {@code operations} and {@code probes}; {@code disruptions} (what each planned disruption did).
+ * {@code measured}, {@code operations} and {@code probes}; {@code disruptions} (what each planned disruption did);
+ * {@code labels} (the user's names for the run, {@code --label release=25.2}; added later in version 2, which older
+ * readers ignore).
  * Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
@@ -32,6 +34,7 @@ public record RunResult(
         String workload,
         String variant,
         String command,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> labels,
         String startedAt,
         String endedAt,
         double measuredSeconds,
@@ -60,6 +63,7 @@ public record RunResult(
 
     public RunResult {
         // Insertion order is kept, so result.json, reports and summaries list things as the workload gave them.
+        labels = labels == null ? Map.of() : ordered(labels);
         parameters = parameters == null ? Map.of() : ordered(parameters);
         operations = operations == null ? List.of() : List.copyOf(operations);
         metrics = metrics == null ? Map.of() : ordered(metrics);
@@ -175,6 +179,7 @@ public record RunResult(
         b.workload = workload;
         b.variant = variant;
         b.command = command;
+        b.labels = labels;
         b.startedAt = startedAt;
         b.endedAt = endedAt;
         b.measuredSeconds = measuredSeconds;
@@ -205,6 +210,7 @@ public record RunResult(
         private String workload;
         private String variant;
         private String command;
+        private Map<String, String> labels = Map.of();
         private String startedAt;
         private String endedAt;
         private double measuredSeconds;
@@ -254,6 +260,12 @@ public record RunResult(
 
         public Builder command(String command) {
             this.command = command;
+            return this;
+        }
+
+        /** What the user called the run ({@code --label release=25.2}), for history to group and read it by. */
+        public Builder labels(Map<String, String> labels) {
+            this.labels = labels;
             return this;
         }
 
@@ -355,7 +367,7 @@ public record RunResult(
         }
 
         public RunResult build() {
-            return new RunResult(schemaVersion, runId, tool, workload, variant, command, startedAt, endedAt,
+            return new RunResult(schemaVersion, runId, tool, workload, variant, command, labels, startedAt, endedAt,
                     measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals,
                     phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions);
         }
