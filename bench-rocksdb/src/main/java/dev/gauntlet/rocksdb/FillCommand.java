@@ -5,6 +5,7 @@ import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.DurationConverter;
 import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.OutputDirectory;
+import dev.gauntlet.core.cli.ResultOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.rocksdb.fill.Compression;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -128,6 +130,9 @@ public final class FillCommand implements Callable<Integer> {
             description = "Progress line period (default: ${DEFAULT-VALUE}).")
     Duration reportEvery;
 
+    @Mixin
+    ResultOptions results = new ResultOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -172,7 +177,7 @@ public final class FillCommand implements Callable<Integer> {
         }
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2);
         Path dbRoot = db != null ? db : Files.createTempDirectory("gauntlet-rocksdb-");
-        Benchmark benchmark = Benchmark.of(spec, "rocksdb-fill", console);
+        Benchmark benchmark = Benchmark.of(spec, "rocksdb-fill", console).keeping(results);
         FillSeries series = new FillSeries(benchmark, reportEvery, console);
         List<Check> failed = new ArrayList<>();
         try {

@@ -1,5 +1,7 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.history.ResultStore;
+import dev.gauntlet.core.history.ResultStoreException;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.RunReport;
@@ -37,6 +39,7 @@ public final class Benchmark {
     private final String workload;
     private final List<String> args;
     private final PrintStream out;
+    private ResultOptions keeping = new ResultOptions();
 
     /**
      * @param tool     the program, e.g. {@code bench-tpcc}
@@ -66,6 +69,12 @@ public final class Benchmark {
         return new Benchmark(command.root().name(), workload, args, out);
     }
 
+    /** Labels the result ({@code --label}) and keeps it in a store besides its directory ({@code --store}). */
+    public Benchmark keeping(ResultOptions results) {
+        this.keeping = results;
+        return this;
+    }
+
     public String commandLine() {
         return tool + " " + Redaction.arguments(args).stream()
                 .map(a -> a.isEmpty() || a.matches(".*[\\s'\"$&;|<>*?].*") ? "'" + a.replace("'", "'\\''") + "'" : a)
@@ -75,6 +84,9 @@ public final class Benchmark {
     public <S> RunResult run(RunSpec<S> spec) {
         RunPlan plan = spec.plan();
         Path outDir = spec.outDir() != null ? spec.outDir() : OutputDirectory.defaultFor(workload, null);
+        java.util.Map<String, String> labels = keeping.labels();
+        // The store is opened (its table made) before the run, so a wrong URL costs seconds, not the run.
+        ResultStore store = openStore();
         Path dir = OutputDirectory.create(outDir);
         announce(spec, outDir);
         CountDownLatch written = new CountDownLatch(1);
@@ -98,7 +110,7 @@ public final class Benchmark {
                     spec.probes()));
             RunRecord record = runner.get().run();
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).
-            RunResult measured = toResult(spec, record);
+            RunResult measured = toResult(spec, record).toBuilder().labels(labels).build();
             ResultFile.write(measured, dir.resolve(ResultFile.NAME));
             RunResult result = spec.finish().apply(measured);
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
@@ -121,6 +133,15 @@ public final class Benchmark {
             if ("interrupted".equals(record.stopReason())) {
                 out.println("Interrupted: results cover what ran until Ctrl-C.");
             }
+            if (store != null) {
+                try {
+                    store.save(result);
+                    out.println("Stored: run " + result.runId() + " in " + store.describe());
+                } catch (ResultStoreException e) {
+                    throw new RunFailedException(e.getMessage() + " (the result is in " + dir + "; 'report history' "
+                            + "reads it from there)", e);
+                }
+            }
             if (record.failed()) {
                 throw new RunFailedException("the run stopped on an error it cannot continue past: "
                         + record.fatalError());
@@ -132,12 +153,26 @@ public final class Benchmark {
             Thread.currentThread().interrupt();
             throw new RunFailedException("interrupted", e);
         } finally {
+            if (store != null) {
+                store.close();
+            }
             written.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(onInterrupt);
             } catch (IllegalStateException alreadyShuttingDown) {
                 // Ctrl-C: the hook is running and now sees the results written.
             }
+        }
+    }
+
+    private ResultStore openStore() {
+        if (keeping.store() == null) {
+            return null;
+        }
+        try {
+            return ResultStore.open(keeping.store());
+        } catch (ResultStoreException e) {
+            throw new BadInputException(e.getMessage(), e);
         }
     }
 

@@ -30,13 +30,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code report render | dashboard | compare | merge}: everything a user does with results after a run, from result.json
+ * {@code report render | dashboard | compare | merge | history}: everything a user does with results after a run, from result.json
  * files alone. Inputs that are not results, and outputs that cannot be written, end in a one-line
  * {@link BadInputException}; outputs are built in memory first and written all or nothing.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
         subcommands = {ReportCommand.Render.class, ReportCommand.DashboardPage.class, ReportCommand.Compare.class,
-            ReportCommand.Merge.class},
+            ReportCommand.Merge.class, HistoryCommand.class},
         description = {
             "Rebuild, compare and merge reports from result.json files alone; no database is needed.",
             "Every figure is read from the HdrHistograms stored in each result, so an old run re-renders with the "
@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
             "  ${COMMAND-FULL-NAME} render results/tpcc-20261123-183750-e7315e",
             "  ${COMMAND-FULL-NAME} dashboard results/tpcc-20261123-183750-e7315e",
             "  ${COMMAND-FULL-NAME} compare results/sync-on results/sync-off --out compare.md",
-            "  ${COMMAND-FULL-NAME} merge driver-1 driver-2 driver-3 --out results/tpcc-merged"})
+            "  ${COMMAND-FULL-NAME} merge driver-1 driver-2 driver-3 --out results/tpcc-merged",
+            "  ${COMMAND-FULL-NAME} history results --fail-on-regression"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -54,7 +55,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, dashboard, compare or merge");
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, dashboard, compare, merge or history");
     }
 
     /** A command that writes files into one run's directory from its result.json. */
@@ -294,7 +295,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    private static LabelledRun read(Path input) {
+    static LabelledRun read(Path input) {
         try {
             return LabelledRun.read(input);
         } catch (ResultFormatException e) {
@@ -302,7 +303,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    private static void write(FileSet files, Path dir) {
+    static void write(FileSet files, Path dir) {
         try {
             files.writeInto(dir);
         } catch (IOException e) {

@@ -93,7 +93,15 @@ public final class RunOptions {
                     + "--report-every. 0 takes a free port (printed). Default: none.")
     Integer prometheusPort;
 
+    @picocli.CommandLine.Mixin
+    ResultOptions results = new ResultOptions();
+
     private long chosenSeed;
+
+    /** {@code --label} and {@code --store}: what the result is called and where else it is kept. */
+    public ResultOptions results() {
+        return results;
+    }
 
     public int clients() {
         return clients;

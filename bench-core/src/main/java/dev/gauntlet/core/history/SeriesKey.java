@@ -20,8 +20,11 @@ import java.util.stream.Collectors;
  */
 public record SeriesKey(String workload, String variant, Map<String, String> conditions) {
 
-    /** Parameters that differ between runs of one command, or record how a merge was made: never conditions. */
-    private static final Set<String> NOT_CONDITIONS = Set.of("seed", "stopReason", "fatalError",
+    /**
+     * Parameters that differ between runs of one command (the seed, how it ended, the fresh directory a RocksDB run
+     * wrote in) or record how a merge was made: never conditions.
+     */
+    private static final Set<String> NOT_CONDITIONS = Set.of("seed", "stopReason", "fatalError", "dbDir",
             "mergeDifferingParameters", "mergeDroppedMetrics");
 
     public SeriesKey {

@@ -179,6 +179,7 @@ public final class FillSeries {
                 .workload(first.workload())
                 .variant(first.variant())
                 .command(first.command())
+                .labels(first.labels())
                 .startedAt(first.startedAt())
                 .endedAt(outcomes.get(outcomes.size() - 1).endedAt())
                 .measuredSeconds(measured)
@@ -188,6 +189,7 @@ public final class FillSeries {
                 .operations(operations)
                 .metrics(metrics)
                 .checks(checks)
+                .mergedRunIds(outcomes.stream().map(RunResult::runId).toList())
                 .build();
     }
 }

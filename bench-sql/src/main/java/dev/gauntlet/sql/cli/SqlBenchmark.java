@@ -353,7 +353,7 @@ public final class SqlBenchmark<P> {
             }
         }
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
-            return Benchmark.of(command, workloadName, out).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
+            return Benchmark.of(command, workloadName, out).keeping(options.results()).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
                     .probes(probes.apply(prepared)).probes(serverProbes())
