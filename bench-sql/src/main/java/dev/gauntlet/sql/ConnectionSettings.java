@@ -30,6 +30,17 @@ public final class ConnectionSettings {
         this.password = password;
     }
 
+    /**
+     * Settings for {@code url} as a user gives it: {@code user} and {@code password} unless null, else
+     * {@code $PGUSER} (default {@code postgres}) and {@code $PGPASSWORD}. A {@code user} or {@code password}
+     * parameter in the URL wins over all of these, as pgjdbc reads the URL's parameters last.
+     */
+    public static ConnectionSettings withDefaults(String url, String user, String password) {
+        String pass = password != null ? password : System.getenv("PGPASSWORD");
+        String who = user != null ? user : System.getenv().getOrDefault("PGUSER", "postgres");
+        return new ConnectionSettings(url, who, pass);
+    }
+
     public String url() {
         return url;
     }

@@ -187,6 +187,43 @@ public final class SqlTestServer {
                 adminDatabase, local);
     }
 
+    /**
+     * Creates login role {@code role} (dropped first if it exists) with {@code password}, and has the server ask it
+     * for that password: a scram-sha-256 rule for this role alone, put first in pg_hba.conf (the server's other users
+     * are still trusted), for tests of what a wrong password does. Returns once the server refuses the role a wrong
+     * password. Needs a superuser (pg_hba.conf is written through SQL, so a server at {@value #URL_VARIABLE} will
+     * do); the calling test is skipped otherwise.
+     */
+    public void passwordRole(String role, String password) throws Exception {
+        if (!DATABASE_NAME.matcher(role).matches()) {
+            throw new IllegalArgumentException("test role names are lower-case letters, digits and '_': " + role);
+        }
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            if (!"t".equals(scalar(c, "select rolsuper from pg_roles where rolname = current_user"))) {
+                Assumptions.abort("needs a superuser to add a password rule to pg_hba.conf");
+            }
+            s.execute("drop role if exists " + role);
+            s.execute("create role " + role + " login password '" + password.replace("'", "''") + "'");
+            String hba = scalar(c, "select pg_read_file(current_setting('hba_file'))");
+            if (!hba.contains(" " + role + " ")) {
+                String rules = "host all " + role + " 127.0.0.1/32 scram-sha-256\n"
+                        + "host all " + role + " ::1/128 scram-sha-256\n";
+                // COPY's text format would write a tab as \t; pg_hba.conf takes spaces as well.
+                s.execute("copy (select unnest(string_to_array($hba$" + (rules + hba).replace('\t', ' ')
+                        + "$hba$, E'\\n'))) to '" + scalar(c, "show hba_file").replace("'", "''") + "'");
+                s.execute("select pg_reload_conf()");
+            }
+        }
+        ConnectionSettings wrong = new ConnectionSettings(url(), role, password + "-wrong");
+        Await.until(Duration.ofSeconds(10), "the reloaded pg_hba.conf to refuse " + role + " a wrong password", () -> {
+            try (Connection c = wrong.connectForAdmin()) {
+                return false;
+            } catch (SQLException e) {
+                return true;
+            }
+        });
+    }
+
     /** A new connection for administration and checks (auto-commit, long socket timeout); the caller closes it. */
     public Connection connect() throws SQLException {
         return settings.connectForAdmin();

@@ -26,6 +26,12 @@ public final class ResultFile {
         return Files.isDirectory(fileOrDir) ? fileOrDir.resolve(NAME) : fileOrDir;
     }
 
+    /**
+     * The result in a file or run directory, checked: JSON, a Gauntlet result of a version this program reads, every
+     * operation named and with a histogram.
+     *
+     * @throws ResultFormatException naming the file when it is none of these
+     */
     public static RunResult read(Path fileOrDir) {
         Path file = locate(fileOrDir);
         if (!Files.isRegularFile(file)) {
@@ -39,24 +45,45 @@ public final class ResultFile {
         } catch (IOException e) {
             throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")");
         }
+        return parse(tree, file.toString());
+    }
+
+    /**
+     * A result kept as JSON text elsewhere than a file (a result store's copy of {@link #toJson}), checked as
+     * {@link #read} checks a file.
+     *
+     * @param source where the text came from, to begin error messages: {@code gauntlet_results run 5f0c...}
+     * @throws ResultFormatException naming {@code source} when the text is not a result this program reads
+     */
+    public static RunResult fromJson(String json, String source) {
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ResultFormatException(source + ": not JSON (" + e.getOriginalMessage() + ")");
+        }
+        return parse(tree, source);
+    }
+
+    private static RunResult parse(JsonNode tree, String source) {
         if (tree == null || !tree.isObject() || !tree.has("schemaVersion") || !tree.has("operations")) {
-            throw new ResultFormatException(file + ": not a Gauntlet result (no schemaVersion/operations)");
+            throw new ResultFormatException(source + ": not a Gauntlet result (no schemaVersion/operations)");
         }
         int version = tree.get("schemaVersion").asInt(-1);
         if (version < 1 || version > RunResult.SCHEMA_VERSION) {
-            throw new ResultFormatException(file + ": result schemaVersion " + tree.get("schemaVersion")
+            throw new ResultFormatException(source + ": result schemaVersion " + tree.get("schemaVersion")
                     + " is not supported by this Gauntlet (reads 1.." + RunResult.SCHEMA_VERSION + ")");
         }
         try {
             RunResult r = MAPPER.treeToValue(tree, RunResult.class);
             for (OperationResult op : r.operations()) {
                 if (op.name() == null || op.histogram() == null) {
-                    throw new ResultFormatException(file + ": operation without name or histogram");
+                    throw new ResultFormatException(source + ": operation without name or histogram");
                 }
             }
             return r;
         } catch (JsonProcessingException e) {
-            throw new ResultFormatException(file + ": malformed result (" + e.getOriginalMessage() + ")");
+            throw new ResultFormatException(source + ": malformed result (" + e.getOriginalMessage() + ")");
         }
     }
 

@@ -126,9 +126,7 @@ public final class ConnectionOptions {
 
     /** {@code url} with the user and password given ({@code --user}, {@code --password}) or from the environment. */
     ConnectionSettings settings(String url) {
-        String pass = password != null ? password : System.getenv("PGPASSWORD");
-        String who = user != null ? user : System.getenv().getOrDefault("PGUSER", "postgres");
-        return new ConnectionSettings(url, who, pass);
+        return ConnectionSettings.withDefaults(url, user, password);
     }
 
     /** Work on an admin connection (auto-commit, no statement timeout). */
