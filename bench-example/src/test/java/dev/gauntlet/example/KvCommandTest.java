@@ -73,6 +73,50 @@ class KvCommandTest {
         }
     }
 
+    /** The test database as a --store URL: credentials in the URL, as a CI secret would give them. */
+    private static String storeUrl(TestDatabase db) {
+        String url = db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "user=" + db.user();
+        return db.password() == null ? url : url + "&password=" + db.password();
+    }
+
+    @Test
+    void labelledRunsKeptInAStoreMakeOneHistory(TestDatabase server, @TempDir Path tmp) throws Exception {
+        TestDatabase db = server.freshDatabase("kv_store");
+        assertSucceeds(kv(db, "init", "--keys", "500"));
+        String store = storeUrl(db);
+        for (int i = 1; i <= 2; i++) {
+            CommandRun run = kv(db, "run", "--duration", "1s", "--clients", "1", "--label", "build=" + i,
+                    "--store", store, "--out", tmp.resolve("run-" + i).toString());
+            assertSucceeds(run);
+            assertTrue(run.out().contains("Stored: run "), run.out());
+        }
+        assertEquals(java.util.Map.of("build", "2"), ResultFile.read(tmp.resolve("run-2")).labels());
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rows = s.executeQuery("SELECT count(*), count(DISTINCT series), "
+                     + "string_agg(labels->>'build', ',' ORDER BY started_at) FROM gauntlet_results")) {
+            rows.next();
+            assertEquals(2, rows.getInt(1));
+            assertEquals(1, rows.getInt(2), "labels do not split the series");
+            assertEquals("1,2", rows.getString(3));
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        picocli.CommandLine cli = dev.gauntlet.core.cli.GauntletCommandLine.create(new KvCommand());
+        cli.setOut(new java.io.PrintWriter(out, true));
+        Path history = tmp.resolve("history");
+        assertEquals(0, cli.execute("report", "history", "--store", store, "--out", history.toString()), out::toString);
+        assertTrue(out.toString().contains("2 runs in 1 series"), out.toString());
+        String md = Files.readString(history.resolve("history.md"));
+        assertTrue(md.contains("build=1") && md.contains("build=2"), md);
+
+        // A store that cannot be reached is refused before the run starts: nothing measured is lost, no secret shown.
+        CommandRun bad = kv(db, "run", "--duration", "1s", "--store",
+                "jdbc:postgresql://127.0.0.1:1/nowhere?user=ci&password=hunter2", "--out", tmp.resolve("bad").toString());
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("cannot keep results in jdbc:postgresql://127.0.0.1:1/nowhere"), bad.err());
+        assertTrue(!bad.err().contains("hunter2") && !bad.out().contains("hunter2"), bad.err());
+        assertTrue(!Files.exists(tmp.resolve("bad")), "no run directory for a run that never started");
+    }
+
     @Test
     void checkNamesTheFirstMissingKeyAndExitsOne(TestDatabase server) throws Exception {
         TestDatabase db = server.freshDatabase("kv_check");

@@ -182,7 +182,7 @@ final class HistoryCommand implements Callable<Integer> {
             return List.of(new HistoryRun(ReportCommand.read(input).result(), input.toString()));
         }
         List<Path> files;
-        try (Stream<Path> walk = Files.walk(input)) {
+        try (Stream<Path> walk = Files.walk(input, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
             files = walk.filter(p -> p.getFileName().toString().equals(ResultFile.NAME) && Files.isRegularFile(p))
                     .sorted().toList();
         } catch (IOException | java.io.UncheckedIOException e) {

@@ -27,13 +27,17 @@ public record Figure(String name, String unit, Better better) {
         return unit.isEmpty() ? name : name + " (" + unit + ")";
     }
 
-    /** What a run measured of each figure, in a stable order: throughput, metrics, operations, observations, errors. */
+    /**
+     * What a run measured of each figure, in a stable order: throughput, metrics by name, operations in the run's
+     * order, observations by name, errors. Names are sorted where the result keeps a map, so a result read back from
+     * a store that does not keep key order (jsonb) lists its figures as its directory's copy does.
+     */
     public static Map<Figure, Double> readings(RunResult run) {
         Map<Figure, Double> values = new LinkedHashMap<>();
         if (run.measuredSeconds() > 0) {
             values.put(new Figure("throughput", "ops/s", Better.HIGHER), run.totalCount() / run.measuredSeconds());
         }
-        run.metrics().forEach((name, value) -> {
+        new java.util.TreeMap<>(run.metrics()).forEach((name, value) -> {
             if (value != null && Double.isFinite(value)) {
                 values.put(new Figure(name, "", run.metricInfo(name).better()), value);
             }
@@ -43,7 +47,7 @@ public record Figure(String name, String unit, Better better) {
                 percentiles(values, op.name(), op.latencyMs());
             }
         }
-        run.observations().forEach((name, timing) -> {
+        new java.util.TreeMap<>(run.observations()).forEach((name, timing) -> {
             if (timing.count() > 0 && timing.latencyMs() != null) {
                 percentiles(values, name, timing.latencyMs());
             }

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.history;
 
+import dev.gauntlet.core.result.Conditions;
 import dev.gauntlet.core.result.RunResult;
 import java.util.Map;
 import java.util.Objects;
@@ -9,8 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * What makes runs like for like, so their figures belong on one line over time: the workload, the variant, the
- * clients and every parameter that is a condition of the test. Not part of it: the seed and how the run ended (they
- * differ between runs of one command), labels ({@code --label release=25.2} names a run, it does not change what ran),
+ * clients and every parameter that is a condition of the test. Not part of it: the seed and what else the workload
+ * drew at random ({@link Conditions}) and how the run ended (they differ between runs of one command), labels ({@code --label release=25.2} names a run, it does not change what ran),
  * the machine and the database's version (a history exists to see what an upgrade did), and whatever parameter the
  * history is ordered by ({@code report history --by NAME}).
  *
@@ -21,10 +22,10 @@ import java.util.stream.Collectors;
 public record SeriesKey(String workload, String variant, Map<String, String> conditions) {
 
     /**
-     * Parameters that differ between runs of one command (the seed, how it ended, the fresh directory a RocksDB run
-     * wrote in) or record how a merge was made: never conditions.
+     * Parameters that differ between runs of one command (how it ended, the fresh directory a RocksDB run wrote in)
+     * or record how a merge was made: not conditions in a history, besides those {@link Conditions} says are not.
      */
-    private static final Set<String> NOT_CONDITIONS = Set.of("seed", "stopReason", "fatalError", "dbDir",
+    private static final Set<String> NOT_CONDITIONS = Set.of("stopReason", "fatalError", "dbDir",
             "mergeDifferingParameters", "mergeDroppedMetrics");
 
     public SeriesKey {
@@ -42,7 +43,7 @@ public record SeriesKey(String workload, String variant, Map<String, String> con
         Map<String, String> conditions = new TreeMap<>();
         conditions.put("clients", String.valueOf(run.clients()));
         run.parameters().forEach((name, value) -> {
-            if (!NOT_CONDITIONS.contains(name) && !orderedBy.contains(name)) {
+            if (Conditions.isCondition(run, name) && !NOT_CONDITIONS.contains(name) && !orderedBy.contains(name)) {
                 conditions.put(name, String.valueOf(value));
             }
         });

@@ -47,8 +47,6 @@ public final class PairComparison {
      * {@code dev.gauntlet.core.experiment.Cell#runParameters}): those differ by design.
      */
     public static final String VARIABLES = "experimentVariables";
-    /** Parameters that differ between runs without making them unlike: the seed is not a condition of the test. */
-    private static final Set<String> NOT_CONDITIONS = Set.of("seed");
     private static final List<String> LATENCY_METRICS = List.of(MEAN, P50, P95, P99, MAX);
 
     private final RunGroup baseline;
@@ -296,7 +294,9 @@ public final class PairComparison {
         Set<String> keys = new TreeSet<>();
         java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
                 .forEach(r -> keys.addAll(r.parameters().keySet()));
-        keys.removeAll(NOT_CONDITIONS);
+        // Parameters that differ between runs without making them unlike: the seed and what else was drawn at random.
+        java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())
+                .forEach(r -> keys.removeIf(k -> !dev.gauntlet.core.result.Conditions.isCondition(r, k)));
         keys.remove("clients"); // named above
         keys.remove(VARIABLES);
         java.util.stream.Stream.concat(baseline.results().stream(), other.results().stream())

@@ -1,6 +1,5 @@
 package dev.gauntlet.core.report;
 
-import dev.gauntlet.core.host.Executables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -295,30 +293,14 @@ class DashboardTest {
     }
 
     private static String errors(String dom) {
-        Matcher m = Pattern.compile("<div id=\"errors\"[^>]*>(.*?)</div>", Pattern.DOTALL).matcher(dom);
-        return m.find() ? "errors shown: " + m.group(1) : "no #errors element";
+        return HeadlessChromium.errors(dom);
     }
 
-    /** Debian's chromium, or Ubuntu's chromium-browser, on the PATH. */
     private static Optional<Path> chromium() {
-        return Executables.find("chromium").or(() -> Executables.find("chromium-browser"));
+        return HeadlessChromium.find();
     }
 
     private String dumpDom(Path chromium, Path page) throws IOException, InterruptedException {
-        Path profile = Files.createDirectories(tmp.resolve("chromium-profile"));
-        Path out = tmp.resolve("dom.html");
-        Path err = tmp.resolve("chromium.log");
-        Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile, "--window-size=1280,1000",
-                "--virtual-time-budget=5000", "--dump-dom", page.toUri().toString())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("chromium did not finish in 60 s: " + Files.readString(err));
-        }
-        String dom = Files.readString(out);
-        assertEquals(0, p.exitValue(), "chromium failed: " + Files.readString(err));
-        assertFalse(dom.isBlank(), "chromium dumped no DOM: " + Files.readString(err));
-        return dom;
+        return HeadlessChromium.dumpDom(chromium, page, tmp);
     }
 }

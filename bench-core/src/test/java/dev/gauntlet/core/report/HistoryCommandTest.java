@@ -164,6 +164,26 @@ class HistoryCommandTest {
         assertTrue(skipped.out().contains("7 runs in 1 series"), skipped.out());
     }
 
+    @Test
+    void headlessChromiumDrawsEveryFigureOfEverySeries() throws Exception {
+        java.util.Optional<Path> chromium = HeadlessChromium.find();
+        org.junit.jupiter.api.Assumptions.assumeTrue(chromium.isPresent(),
+                "no chromium installed: history.html is not drawn in a browser");
+        List<HistoryRun> runs = new ArrayList<>(series(12, 7, 8, 2).stream().map(r -> new HistoryRun(r, "a")).toList());
+        runs.addAll(series(9, 100, 16, 4).stream().map(r -> new HistoryRun(r, "b")).toList());
+        RunHistory history = RunHistory.of(runs, RunHistory.Settings.defaults());
+        Path page = tmp.resolve(HistoryPage.FILE);
+        Files.writeString(page, HistoryPage.html(history));
+        String dom = HeadlessChromium.dumpDom(chromium.get(), page, tmp);
+        String body = HeadlessChromium.bodyAttributes(dom);
+        assertFalse(body.contains("data-error"), body + " " + HeadlessChromium.errors(dom));
+        int figures = history.series().stream().mapToInt(s -> s.lines().size()).sum();
+        assertTrue(body.contains("data-rendered=\"" + figures + "\""), figures + " charts: " + body);
+        assertTrue(body.contains("data-runs=\"21\""), body);
+        assertEquals(figures, count(dom, "<canvas"), "uPlot draws each chart on a canvas");
+        assertTrue(dom.contains("href=\"#chart-"), "the change table links to the charts");
+    }
+
     private static int count(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
