@@ -38,6 +38,9 @@ public final class HistoryPage {
                 .append("<title>History: ").append(history.runCount()).append(" runs</title>\n")
                 .append("<style>\n").append(UPlot.stylesheet()).append("\n</style>\n")
                 .append("<style>\n").append(InlineAsset.stylesheet(RESOURCES + "dashboard.css")).append("\n</style>\n")
+                // Charts side by side as the window allows, each with its line of what is under the cursor.
+                .append("<style>\n.charts { display: flex; flex-wrap: wrap; gap: 0 2rem; }\n"
+                        + ".history-chart { width: 640px; margin-bottom: 1rem; }\n</style>\n")
                 .append("</head>\n<body>\n<div id=\"errors\" class=\"errors\" hidden></div>\n")
                 .append("<script>\n").append(InlineAsset.script(RESOURCES + "history.js")).append("\n</script>\n")
                 .append("<header>\n<h1>History</h1>\n<p class=\"facts\">")

@@ -87,7 +87,11 @@
     var opts = {
       title: figure.title, width: WIDTH, height: HEIGHT,
       scales: {x: {time: false}},
-      axes: [{label: 'run', values: function (u, ticks) { return ticks.map(function (t) { return '#' + t; }); }}, {}],
+      // Runs are whole numbers: ticks at 1, 2, 5, 10, ... runs apart, never between two runs.
+      axes: [{label: 'run', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+        values: function (u, ticks) { return ticks.map(function (t) { return '#' + t; }); }},
+        // Room for figures like 57,836 (tpmC) beside the axis.
+        {size: 72}],
       series: [
         {label: 'run', value: function (u, v) { return v == null ? '\u2014' : '#' + v; }},
         {label: figure.title, stroke: '#1f77b4', width: 1.5, points: {show: true, size: 5},
