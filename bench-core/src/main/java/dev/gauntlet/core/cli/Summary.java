@@ -1,5 +1,6 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.report.Transient;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.LatencySummary;
@@ -25,6 +26,9 @@ public final class Summary {
             b.append(String.format(Locale.ROOT, "%7.1fs %8d %8d %14d %14.1f %8.1f %8.1f %8.1f %8.1f %8.1f  %s%n",
                     r.measuredSeconds(), op.errors(), op.retries(), op.count(), op.opsPerSecond(), l.mean(), l.p50(),
                     l.p95(), l.p99(), l.max(), op.name()));
+        }
+        for (Transient t : Transient.of(r)) {
+            b.append(t.line()).append('\n');
         }
         if (r.totalUnissued() > 0) {
             b.append(String.format(Locale.ROOT, "unissued: %,d operations were due before the end but never ran "

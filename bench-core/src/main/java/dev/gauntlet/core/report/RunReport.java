@@ -78,6 +78,7 @@ public final class RunReport {
                 OperationResult::failed);
         r.unissued();
         r.observations();
+        r.transients();
         r.counters();
         r.metrics();
         r.timeline(charts);
@@ -312,6 +313,27 @@ public final class RunReport {
                 + "completion (every client was busy, or waiting for a retry or a reconnect). Each waited at least from "
                 + "its intended start to the end of the run; these are those lower bounds. Read them together with the "
                 + "latency above: the true distribution lies at or above both.", OperationResult::unissuedLowerBound);
+    }
+
+    /** Operations and observations whose first measured intervals are a start-up transient, beside the whole run. */
+    private void transients() {
+        List<Transient> found = Transient.of(run);
+        if (found.isEmpty()) {
+            return;
+        }
+        MarkdownTable t = new MarkdownTable().left("latency").right("first", "intervals", "p50 whole run",
+                "p50 after it", "p99 whole run", "p99 after it", "mean whole run", "mean after it").left("rule");
+        for (Transient tr : found) {
+            t.row(tr.timing(), Figures.seconds(tr.seconds()), tr.intervals() + " of " + tr.of(),
+                    Figures.ms(tr.whole().p50()), Figures.ms(tr.steady().p50()), Figures.ms(tr.whole().p99()),
+                    Figures.ms(tr.steady().p99()), Figures.ms(tr.whole().mean()), Figures.ms(tr.steady().mean()),
+                    tr.rule());
+        }
+        md.append("### Start-up transient\n\nThe first measured intervals of these latencies are unlike the rest of "
+                + "the run (MSER truncation over the intervals' mean latencies, kept only when the cut part lies "
+                + "beyond three standard deviations and 10% of the rest). The tables above are the whole run, as "
+                + "measured; these columns show what it settled to. A `--warmup` as long as the transient leaves it "
+                + "out of the results.\n\n").append(t.render()).append('\n');
     }
 
     /** What operations observed themselves: latencies such as end to end, and gauges such as lag. */
