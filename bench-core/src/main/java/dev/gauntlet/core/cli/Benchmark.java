@@ -199,9 +199,16 @@ public final class Benchmark {
         if (!p.ramp().isZero()) {
             b.append(", ramp ").append(DurationConverter.format(p.ramp()));
         }
+        if (!p.prime().isZero()) {
+            b.append(", primed ").append(DurationConverter.format(p.prime())).append(" first (not measured)");
+        }
         b.append(", seed ").append(p.seed());
         out.println(b);
-        out.println("Output: " + outDir + "  (Ctrl-C stops early and still writes the result)");
+        // What a cold start costs before the first operation: the JVM, Gauntlet, and (embedded) the database and load.
+        long sinceJvm = System.currentTimeMillis() - java.lang.management.ManagementFactory.getRuntimeMXBean()
+                .getStartTime();
+        out.printf(Locale.ROOT, "Output: %s  (Ctrl-C stops early and still writes the result); %.1f s since the JVM "
+                + "started%n", outDir, sinceJvm / 1000.0);
     }
 
     private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {
@@ -223,6 +230,9 @@ public final class Benchmark {
             parameters.put("iterations", p.iterations());
         }
         parameters.put("warmup", DurationConverter.format(p.warmup()));
+        if (!p.prime().isZero()) {
+            parameters.put("prime", DurationConverter.format(p.prime()));
+        }
         parameters.put("ramp", DurationConverter.format(p.ramp()));
         parameters.put("reportEvery", DurationConverter.format(p.reportEvery()));
         parameters.put("maxAttempts", p.maxAttempts());

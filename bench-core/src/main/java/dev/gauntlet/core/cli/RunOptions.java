@@ -30,6 +30,15 @@ public final class RunOptions {
             description = "Time at the start excluded from results (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
+    @Option(names = "--prime", paramLabel = "TIME|auto", defaultValue = "auto",
+            description = {"Unmeasured time before everything else (and before --warmup, which stays yours): every "
+                    + "client runs as it will, so the driver's classes are loaded, its code compiled and its "
+                    + "connections open when the schedule begins, and the first measured interval is not a cold start. "
+                    + "Recorded as the phase 'prime'; its operations are in the data and in the checks, not in the "
+                    + "figures.",
+                    "auto (default): a tenth of --duration, at most 5s; none for --iterations and --plan runs. 0s: none."})
+    String prime;
+
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
             description = "Start clients evenly over this time (default: ${DEFAULT-VALUE}).")
     Duration ramp;
@@ -97,6 +106,9 @@ public final class RunOptions {
     ResultOptions results = new ResultOptions();
 
     private long chosenSeed;
+
+    /** The most {@code --prime auto} gives: enough for a JVM's compiler to reach the hot paths. */
+    private static final Duration AUTO_PRIME_LIMIT = Duration.ofSeconds(5);
 
     /** {@code --label} and {@code --store}: what the result is called and where else it is kept. */
     public ResultOptions results() {
@@ -205,6 +217,28 @@ public final class RunOptions {
         Thread.sleep(wait);
     }
 
+    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s, and none for iteration and plan runs. */
+    Duration prime() {
+        if (prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto")) {
+            if (iterations > 0 || plan != null) {
+                return Duration.ZERO;
+            }
+            Duration tenth = duration.dividedBy(10);
+            return tenth.compareTo(AUTO_PRIME_LIMIT) > 0 ? AUTO_PRIME_LIMIT : tenth;
+        }
+        try {
+            Duration d = new DurationConverter().convert(prime.strip());
+            if (d.isNegative()) {
+                throw new BadInputException("--prime must not be negative (got " + prime + ")");
+            }
+            return d;
+        } catch (BadInputException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new BadInputException("--prime " + prime + ": give a time like 5s, or auto");
+        }
+    }
+
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */
     public long seed() {
         if (seed != null) {
@@ -247,7 +281,8 @@ public final class RunOptions {
         // Each process paces its own clients: the whole run's rate, split as the clients are.
         double myRate = rate * mine / clients;
         int threads = workers != null ? workers : Math.min(mine, 512);
-        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).ramp(ramp)
+        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).prime(prime())
+                .ramp(ramp)
                 .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed() + share.index());
         return (iterations > 0 ? plan.iterations(iterations) : plan.duration(duration)).build();
     }

@@ -15,6 +15,11 @@ public record Phase(String name, double startSeconds, double endSeconds,
                     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> probes, Boolean measured,
                     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, IntervalOperation> operations) {
 
+    /**
+     * The run's first seconds, before its schedule: every client runs as it will, unmeasured, so the driver's classes
+     * are loaded, its code compiled and its connections open when the warm-up (or the measuring) begins.
+     */
+    public static final String PRIME = "prime";
     public static final String WARMUP = "warmup";
     public static final String MEASURE = "measure";
 

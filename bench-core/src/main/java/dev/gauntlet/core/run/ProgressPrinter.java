@@ -55,7 +55,10 @@ public final class ProgressPrinter implements RunListener {
 
     @Override
     public void onPhaseEnd(Phase phase) {
-        if (phase.name().equals(Phase.WARMUP)) {
+        if (phase.name().equals(Phase.PRIME)) {
+            out.printf(Locale.ROOT, "-- primed for %.1fs (not measured: the driver's classes loaded, its code compiled, "
+                    + "its connections open); the run's schedule starts here%n", phase.endSeconds());
+        } else if (phase.name().equals(Phase.WARMUP)) {
             out.printf(Locale.ROOT, "-- warm-up ended at %.1fs; measuring from here (cumulative figures restart)%n",
                     phase.endSeconds());
         }

@@ -15,6 +15,8 @@ import java.util.Set;
  * @param duration     measured time after warm-up; null when the run is bounded by {@code iterations}
  * @param iterations   operations per client (warm-up included); 0 when bounded by {@code duration}
  * @param warmup       time at the start whose operations are excluded from results
+ * @param prime        time before everything else (warm-up and named phases) when clients run unmeasured so the driver
+ *                     is warm: a phase {@value dev.gauntlet.core.result.Phase#PRIME}; zero for none
  * @param ramp         clients start evenly spread over this time
  * @param reportEvery  progress and interval-log period
  * @param maxAttempts  attempts per operation on retryable failures (1 = no retry)
@@ -24,7 +26,7 @@ import java.util.Set;
  * @param disruptions  what happens to the system under test, and when
  */
 public record RunPlan(List<Role> roles, int workers, Duration duration, long iterations, Duration warmup,
-                      Duration ramp, Duration reportEvery, int maxAttempts, long seed, List<PhasePlan> phases,
+                      Duration prime, Duration ramp, Duration reportEvery, int maxAttempts, long seed, List<PhasePlan> phases,
                       List<DisruptionPlan> disruptions) {
 
     /** The most worker threads a plan gets by default: clients beyond this take turns. */
@@ -44,6 +46,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         require(iterations >= 0, "iterations must not be negative");
         require(duration != null || iterations > 0, "give a duration or an iteration count");
         require(!warmup.isNegative(), "warm-up must not be negative");
+        require(prime != null && !prime.isNegative(), "priming must not be negative");
         require(!ramp.isNegative(), "ramp must not be negative");
         require(!reportEvery.isNegative() && !reportEvery.isZero(), "report interval must be positive");
         require(maxAttempts >= 1, "max attempts must be at least 1");
@@ -60,14 +63,18 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     }
 
     /**
-     * The phases the run goes through, in order: the named ones, or a warm-up (when there is one, not measured) and
-     * a measured phase called {@code measure}.
+     * The phases the run goes through, in order: the priming (when there is one), then the named phases, or a warm-up
+     * (when there is one, not measured) and a measured phase called {@code measure}.
      */
     public List<PhasePlan> timeline() {
-        if (!phases.isEmpty()) {
-            return phases;
-        }
         List<PhasePlan> t = new ArrayList<>();
+        if (!prime.isZero()) {
+            t.add(new PhasePlan(dev.gauntlet.core.result.Phase.PRIME, prime, false));
+        }
+        if (!phases.isEmpty()) {
+            t.addAll(phases);
+            return t;
+        }
         if (!warmup.isZero()) {
             t.add(new PhasePlan(dev.gauntlet.core.result.Phase.WARMUP, warmup, false));
         }
@@ -119,6 +126,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         b.duration = duration;
         b.iterations = iterations;
         b.warmup = warmup;
+        b.prime = prime;
         b.ramp = ramp;
         b.reportEvery = reportEvery;
         b.maxAttempts = maxAttempts;
@@ -170,6 +178,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         private Duration duration = Duration.ofSeconds(60);
         private long iterations;
         private Duration warmup = Duration.ZERO;
+        private Duration prime = Duration.ZERO;
         private Duration ramp = Duration.ZERO;
         private Duration reportEvery = Duration.ofSeconds(10);
         private int maxAttempts = 10;
@@ -232,6 +241,12 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
             return this;
         }
 
+        /** Unmeasured time before everything else, so the driver is warm when the schedule begins. */
+        public Builder prime(Duration time) {
+            prime = time;
+            return this;
+        }
+
         public Builder warmup(Duration time) {
             warmup = time;
             return this;
@@ -268,7 +283,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
                         .reduce(Duration.ZERO, Duration::plus);
                 warm = Duration.ZERO;
             }
-            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, ramp, reportEvery,
+            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, prime, ramp, reportEvery,
                     maxAttempts, seed, phases, disruptions);
         }
     }

@@ -87,6 +87,27 @@ class RunnerTest {
     }
 
     @Test
+    void thePrimingComesBeforeTheWarmUpAndTheNamedPhasesAndIsNotMeasured() throws Exception {
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(400)).toBuilder().prime(Duration.ofMillis(300))
+                .warmup(Duration.ofMillis(300)).reportEvery(Duration.ofMillis(200)).build();
+        RunRecord r = run(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct());
+        assertEquals(List.of(Phase.PRIME, Phase.WARMUP, Phase.MEASURE), r.phases().stream().map(Phase::name).toList());
+        Phase prime = r.phases().get(0);
+        assertTrue(!prime.isMeasured(), "the priming is not measured");
+        assertEquals(0.3, prime.endSeconds(), 0.1);
+        long primed = prime.operations().get("op").count();
+        assertTrue(primed > 0, "the clients ran while priming");
+        long measured = r.phases().get(2).operations().get("op").count();
+        assertEquals(measured, op(r).count(), "the totals are the measured phase's alone");
+        assertEquals(0.4, r.measuredSeconds(), 0.15);
+        // A plan of named phases gets the priming ahead of them all.
+        RunPlan named = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).prime(Duration.ofSeconds(1))
+                .phase(new PhasePlan("baseline", Duration.ofSeconds(2), true)).build();
+        assertEquals(List.of(Phase.PRIME, "baseline"), named.timeline().stream().map(PhasePlan::name).toList());
+        assertEquals(Duration.ofSeconds(3), named.length());
+    }
+
+    @Test
     void warmupIsExcludedFromTotalsButVisibleInIntervals() throws Exception {
         RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(400))
                 .withReportEvery(Duration.ofMillis(200));
