@@ -92,7 +92,10 @@ class TpccCommandTest {
     @Test
     void aShortRunKeepsEveryConsistencyCheckPassingAndCountsNewOrdersOnBothSides(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
-        Outcome run = tpcc(db, "run", "--duration", "4s", "--clients", "4", "--report-every", "2s",
+        // No priming: the server's count is read at phase boundaries, and a transaction in flight at the end of an
+        // unmeasured first phase (priming or warm-up) is the client's in one phase and the server's in the other, so
+        // the two agree exactly only when the measured phase is the run's first.
+        Outcome run = tpcc(db, "run", "--duration", "4s", "--clients", "4", "--report-every", "2s", "--prime", "0s",
                 "--expensive-checks", "--out", out.toString());
         assertEquals(0, run.code, run.err);
         RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
