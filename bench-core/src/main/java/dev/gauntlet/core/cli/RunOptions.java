@@ -36,7 +36,8 @@ public final class RunOptions {
                     + "connections open when the schedule begins, and the first measured interval is not a cold start. "
                     + "Recorded as the phase 'prime'; its operations are in the data and in the checks, not in the "
                     + "figures.",
-                    "auto (default): a tenth of --duration, at most 5s; none for --iterations and --plan runs. 0s: none."})
+                    "auto (default): a tenth of --duration, at most 5s; none for --iterations, --plan and --worker runs. "
+                            + "0s: none."})
     String prime;
 
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
@@ -217,10 +218,12 @@ public final class RunOptions {
         Thread.sleep(wait);
     }
 
-    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s, and none for iteration and plan runs. */
+    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s; none for iteration, plan and worker runs. */
     Duration prime() {
         if (prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto")) {
-            if (iterations > 0 || plan != null) {
+            // None for a run bounded by iterations (the priming would spend them), a plan (its own phases lead
+            // in), or one process of several (--worker): their shared counts are the measured phases'.
+            if (iterations > 0 || plan != null || worker != null) {
                 return Duration.ZERO;
             }
             Duration tenth = duration.dividedBy(10);
