@@ -96,9 +96,7 @@ final class Drain implements Condition {
         Drain drain = new Drain(settings, backlog, limit, out);
         RunPlan.Builder b = plan.toBuilder();
         if (plan.phases().isEmpty()) {
-            // The plan's own phases; its priming stays the plan's (the builder keeps it, ahead of them all).
-            plan.timeline().stream().filter(p -> !p.name().equals(dev.gauntlet.core.result.Phase.PRIME))
-                    .forEach(b::phase);
+            plan.schedule().forEach(b::phase); // the priming stays the plan's, ahead of them all
         }
         b.phase(new PhasePlan(PHASE, limit, false).onlyRoles(PubSubWorkload.READERS).until(drain));
         return new Drained(b.build(), drain);

@@ -36,8 +36,7 @@ public final class RunOptions {
                     + "connections open when the schedule begins, and the first measured interval is not a cold start. "
                     + "Recorded as the phase 'prime'; its operations are in the data and in the checks, not in the "
                     + "figures.",
-                    "auto (default): a tenth of --duration, at most 5s; none for --iterations, --plan and --worker runs. "
-                            + "0s: none."})
+                    "auto (default): a tenth of --duration, at most 5s; none for --iterations and --plan runs. 0s: none."})
     String prime;
 
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
@@ -218,28 +217,26 @@ public final class RunOptions {
         Thread.sleep(wait);
     }
 
-    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s; none for iteration, plan and worker runs. */
+    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s; none for iteration and plan runs. */
     Duration prime() {
         if (prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto")) {
-            // None for a run bounded by iterations (the priming would spend them), a plan (its own phases lead
-            // in), or one process of several (--worker): their shared counts are the measured phases'.
-            if (iterations > 0 || plan != null || worker != null) {
+            // None for a run bounded by iterations (the priming would spend them) or a plan (its own phases lead in).
+            if (iterations > 0 || plan != null) {
                 return Duration.ZERO;
             }
             Duration tenth = duration.dividedBy(10);
             return tenth.compareTo(AUTO_PRIME_LIMIT) > 0 ? AUTO_PRIME_LIMIT : tenth;
         }
+        Duration d;
         try {
-            Duration d = new DurationConverter().convert(prime.strip());
-            if (d.isNegative()) {
-                throw new BadInputException("--prime must not be negative (got " + prime + ")");
-            }
-            return d;
-        } catch (BadInputException e) {
-            throw e;
-        } catch (Exception e) {
+            d = DurationConverter.parse(prime.strip());
+        } catch (picocli.CommandLine.TypeConversionException e) {
             throw new BadInputException("--prime " + prime + ": give a time like 5s, or auto");
         }
+        if (d.isNegative()) {
+            throw new BadInputException("--prime must not be negative (got " + prime + ")");
+        }
+        return d;
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */

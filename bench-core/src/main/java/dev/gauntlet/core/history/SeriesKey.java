@@ -22,10 +22,11 @@ import java.util.stream.Collectors;
 public record SeriesKey(String workload, String variant, Map<String, String> conditions) {
 
     /**
-     * Parameters that differ between runs of one command (how it ended, the fresh directory a RocksDB run wrote in)
-     * or record how a merge was made: not conditions in a history, besides those {@link Conditions} says are not.
+     * Parameters that say how one run ended (an interrupted run is still a run of the test) or how a merge was made:
+     * not conditions in a history, besides those {@link Conditions} says are not. A comparison does name them, as the
+     * difference between two sides.
      */
-    private static final Set<String> NOT_CONDITIONS = Set.of("stopReason", "fatalError", "dbDir",
+    private static final Set<String> NOT_CONDITIONS = Set.of("stopReason", "fatalError",
             "mergeDifferingParameters", "mergeDroppedMetrics");
 
     public SeriesKey {

@@ -67,6 +67,7 @@ public final class Dashboard {
                 .append("</head>\n<body>\n")
                 .append("<div id=\"errors\" class=\"errors\" hidden></div>\n")
                 // First, so its error handler also reports a failure of the library's script.
+                .append("<script>\n").append(InlineAsset.script(RESOURCES + "page-errors.js")).append("\n</script>\n")
                 .append("<script>\n").append(InlineAsset.script(RESOURCES + "dashboard.js")).append("\n</script>\n");
         header();
         html.append("<main>\n");

@@ -42,6 +42,7 @@ public final class HistoryPage {
                 .append("<style>\n.charts { display: flex; flex-wrap: wrap; gap: 0 2rem; }\n"
                         + ".history-chart { width: 640px; margin-bottom: 1rem; }\n</style>\n")
                 .append("</head>\n<body>\n<div id=\"errors\" class=\"errors\" hidden></div>\n")
+                .append("<script>\n").append(InlineAsset.script(RESOURCES + "page-errors.js")).append("\n</script>\n")
                 .append("<script>\n").append(InlineAsset.script(RESOURCES + "history.js")).append("\n</script>\n")
                 .append("<header>\n<h1>History</h1>\n<p class=\"facts\">")
                 .append(HtmlTable.escape(history.runCount() + " runs in " + history.series().size() + " series"))
@@ -57,10 +58,12 @@ public final class HistoryPage {
             html.append("<table>\n<thead><tr><th>Run</th><th>Series</th><th>Figure</th><th class=\"num\">Before</th>"
                     + "<th class=\"num\">After</th><th class=\"num\">Change</th><th class=\"num\">p</th>"
                     + "<th>Verdict</th></tr></thead>\n<tbody>\n");
+            // Each series' figures in chart order, read once: a change links to its figure's chart.
+            List<List<String>> figureNames = history.series().stream()
+                    .map(series -> series.lines().keySet().stream().map(Figure::name).toList()).toList();
             for (Change c : history.changes()) {
                 int s = history.series().indexOf(c.series());
-                int f = new ArrayList<>(c.series().lines().keySet()).stream().map(Figure::name).toList()
-                        .indexOf(c.figure().name());
+                int f = figureNames.get(s).indexOf(c.figure().name());
                 html.append("<tr class=\"").append(c.verdict()).append("\"><td>#").append(c.position() + 1).append(' ')
                         .append(HtmlTable.escape(c.run().labels())).append("</td><td>")
                         .append(HtmlTable.escape(c.series().key().title())).append("</td><td><a href=\"#chart-")

@@ -168,12 +168,9 @@ public record Transient(String timing, int intervals, int of, double seconds, in
      * 10%, of the rest's mean are given back, so "the first 10 s" is not stated as "the first 20 s".
      */
     static int trimmed(double[] z, int cut) {
-        double[] rest = java.util.Arrays.copyOfRange(z, cut, z.length);
-        double mean = java.util.Arrays.stream(rest).average().orElse(0);
-        double sd = rest.length > 1 ? Math.sqrt(java.util.Arrays.stream(rest).map(v -> (v - mean) * (v - mean)).sum()
-                / (rest.length - 1)) : 0;
+        Spread rest = Spread.of(z, cut, z.length);
         int d = cut;
-        while (d > 1 && Math.abs(z[d - 1] - mean) <= Math.max(3 * sd, 0.1 * Math.abs(mean))) {
+        while (d > 1 && !rest.beyond(z[d - 1])) {
             d--;
         }
         return d;
@@ -181,24 +178,23 @@ public record Transient(String timing, int intervals, int of, double seconds, in
 
     /** The cut batches' mean lies beyond three standard deviations of the rest, and 10% of their mean, from it. */
     static boolean unlikeTheRest(double[] z, int cut) {
-        double cutMean = 0;
-        for (int j = 0; j < cut; j++) {
-            cutMean += z[j];
+        return Spread.of(z, cut, z.length).beyond(Spread.of(z, 0, cut).mean());
+    }
+
+    /** The mean and sample standard deviation of {@code z[from..to)}. */
+    private record Spread(double mean, double sd) {
+
+        static Spread of(double[] z, int from, int to) {
+            double mean = java.util.Arrays.stream(z, from, to).average().orElse(0);
+            double squares = java.util.Arrays.stream(z, from, to).map(v -> (v - mean) * (v - mean)).sum();
+            return new Spread(mean, to - from > 1 ? Math.sqrt(squares / (to - from - 1)) : 0);
         }
-        cutMean /= cut;
-        int rest = z.length - cut;
-        double mean = 0;
-        for (int j = cut; j < z.length; j++) {
-            mean += z[j];
+
+        /** Beyond three standard deviations and 10% of the mean from it. */
+        boolean beyond(double value) {
+            double gap = Math.abs(value - mean);
+            return gap > 3 * sd && gap > 0.1 * Math.abs(mean);
         }
-        mean /= rest;
-        double squares = 0;
-        for (int j = cut; j < z.length; j++) {
-            squares += (z[j] - mean) * (z[j] - mean);
-        }
-        double sd = rest > 1 ? Math.sqrt(squares / (rest - 1)) : 0;
-        double gap = Math.abs(cutMean - mean);
-        return gap > 3 * sd && gap > 0.1 * Math.abs(mean);
     }
 
     /** The rule's name as reports cite it. */

@@ -6,14 +6,15 @@ import java.util.Set;
 /**
  * Which of a run's parameters are conditions of the test, so that runs differing in them are unlike (a comparison
  * warns, a history starts another series), and which only describe one run: the seed, and whatever else the
- * workload drew at random for it (TPC-C's NURand constants, drawn at each load), which it lists under
- * {@value #DRAWN}.
+ * workload drew at random for it or that otherwise names this run alone (TPC-C's NURand constants, drawn at each
+ * load; the fresh directory a RocksDB run writes in), which it lists under {@value #DRAWN}.
  */
 public final class Conditions {
 
     /**
-     * The parameter where a workload names, comma-separated, the parameters it drew at random for this run: recorded
-     * so the run can be repeated, never a condition (like the seed).
+     * The parameter where a workload names, comma-separated, the parameters it drew at random for this run (or that
+     * name this run alone, like a fresh directory): recorded so the run can be repeated or found, never a condition
+     * (like the seed).
      */
     public static final String DRAWN = "drawnAtRandom";
 

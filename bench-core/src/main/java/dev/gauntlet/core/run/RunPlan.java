@@ -67,14 +67,23 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
      * (when there is one, not measured) and a measured phase called {@code measure}.
      */
     public List<PhasePlan> timeline() {
-        List<PhasePlan> t = new ArrayList<>();
-        if (!prime.isZero()) {
-            t.add(new PhasePlan(dev.gauntlet.core.result.Phase.PRIME, prime, false));
+        if (prime.isZero()) {
+            return schedule();
         }
+        List<PhasePlan> t = new ArrayList<>(List.of(new PhasePlan(dev.gauntlet.core.result.Phase.PRIME, prime, false)));
+        t.addAll(schedule());
+        return t;
+    }
+
+    /**
+     * The run's own phases, without the priming: the named ones, or a warm-up (when there is one, not measured) and a
+     * measured phase called {@code measure}. What a workload extends when it adds a phase of its own.
+     */
+    public List<PhasePlan> schedule() {
         if (!phases.isEmpty()) {
-            t.addAll(phases);
-            return t;
+            return phases;
         }
+        List<PhasePlan> t = new ArrayList<>();
         if (!warmup.isZero()) {
             t.add(new PhasePlan(dev.gauntlet.core.result.Phase.WARMUP, warmup, false));
         }

@@ -9,22 +9,7 @@
 (function () {
   'use strict';
 
-  function reportError(message) {
-    var box = document.getElementById('errors');
-    if (box) {
-      box.hidden = false;
-      box.textContent += message + '\n';
-    }
-    if (document.body) {
-      var seen = document.body.dataset.error;
-      document.body.dataset.error = seen ? seen + '; ' + message : message;
-    }
-  }
-
-  window.onerror = function (message, source, line) {
-    reportError(String(message) + (line ? ' (line ' + line + ')' : ''));
-    return false;
-  };
+  var reportError = window.gauntletReportError; // page-errors.js, inlined before this script
 
   var PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
     '#bcbd22', '#17becf'];

@@ -10,22 +10,7 @@
 (function () {
   'use strict';
 
-  function reportError(message) {
-    var box = document.getElementById('errors');
-    if (box) {
-      box.hidden = false;
-      box.textContent += message + '\n';
-    }
-    if (document.body) {
-      var seen = document.body.dataset.error;
-      document.body.dataset.error = seen ? seen + '; ' + message : message;
-    }
-  }
-
-  window.onerror = function (message, source, line) {
-    reportError(String(message) + (line ? ' (line ' + line + ')' : ''));
-    return false;
-  };
+  var reportError = window.gauntletReportError; // page-errors.js, inlined before this script
 
   var COLOURS = {worse: '#b42318', better: '#1a7f37', neither: '#59636e'};
   var WIDTH = 640;

@@ -109,9 +109,10 @@ class DashboardTest {
         assertFalse(lower.contains("<script src"), "no external script");
         assertFalse(lower.contains("<iframe"));
 
-        // Three script elements (the page's, the data, uPlot), each closed once: no value ended one early.
-        assertEquals(3, count(lower, "<script"));
-        assertEquals(3, count(lower, "</script>"));
+        // Four script elements (the shared error reporting, the page's, the data, uPlot), each closed once: no value
+        // ended one early.
+        assertEquals(4, count(lower, "<script"));
+        assertEquals(4, count(lower, "</script>"));
         assertFalse(html.contains("<script>alert(1)"), "markup in notes is text");
         assertFalse(html.contains("<b>x</b>"), "markup in names is text");
         assertTrue(html.contains("iptables &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));

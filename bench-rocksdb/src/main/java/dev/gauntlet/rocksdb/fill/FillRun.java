@@ -78,6 +78,8 @@ public final class FillRun {
         p.put("rocksdbVersion", rocksDbVersion());
         p.put("run", index + " of " + repeat);
         p.put("dbDir", dbDir.toString());
+        // A fresh directory per run (under a new temporary one by default): it names this run, not the test.
+        p.put(dev.gauntlet.core.result.Conditions.DRAWN, "dbDir");
         return p;
     }
 

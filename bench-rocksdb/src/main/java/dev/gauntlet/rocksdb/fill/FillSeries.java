@@ -166,6 +166,7 @@ public final class FillSeries {
         }
         Map<String, Object> parameters = new LinkedHashMap<>(first.parameters());
         parameters.remove("dbDir");
+        parameters.remove(dev.gauntlet.core.result.Conditions.DRAWN);
         parameters.put("run", "series of " + outcomes.size() + " runs, each on a fresh database (results in run-N)");
         parameters.put("repeat", outcomes.size());
         if (dbBench != null) {
