@@ -20,8 +20,9 @@ import java.util.TreeMap;
 /**
  * The interactive dashboard of one run, {@code dashboard.html}: the run's timeline as charts that zoom together into
  * any time window and show exact values under the cursor, with phases as shaded bands and disruptions (and when the
- * workload recovered from each) marked on every chart; then tables per phase and per disruption. Rendered from the
- * {@link RunResult} alone, like report.md.
+ * workload recovered from each) marked on every chart, named above each plot in labels that are laid out again at
+ * every zoom so that none overprints another; beside the charts, the disruptions as a list, each zooming every chart
+ * to it; then tables per phase and per disruption. Rendered from the {@link RunResult} alone, like report.md.
  *
  * <p>The page is self-contained: uPlot, the page's script and stylesheet, and the run's chart data are inlined, so it
  * opens from disk with no network and can be mailed or archived as one file. Text from the result (names, notes) is
@@ -145,12 +146,42 @@ public final class Dashboard {
                 .append(" reporting intervals. Drag across a chart to zoom into a time window (every chart follows); "
                         + "double-click a chart or press Reset zoom to see the whole run. Hover for exact values; "
                         + "click a legend entry to hide its line. Shaded bands are the phases, red spans the "
-                        + "disruptions, green dashed lines when the workload was back to its baseline.</p>\n")
+                        + "disruptions, green dashed lines when the workload was back to its baseline; their names "
+                        + "are above each chart, by number where a name does not fit (phases explained under the "
+                        + "chart, disruptions in the list). Click a disruption to zoom every chart to it.</p>\n")
                 .append("<div class=\"controls\"><button id=\"reset-zoom\" type=\"button\">Reset zoom</button>");
         if (charts.stream().anyMatch(DashboardCharts.Chart::logScale)) {
             html.append(" <label><input type=\"checkbox\" id=\"log-scale\"> log scale for latency</label>");
         }
-        html.append("</div>\n<div id=\"charts\"></div>\n</section>\n");
+        html.append("</div>\n<div class=\"timeline\">\n<div id=\"charts\"></div>\n");
+        disruptionList();
+        html.append("</div>\n</section>\n");
+    }
+
+    /**
+     * The disruptions beside the charts, numbered as the charts label them when a name does not fit: each a button
+     * that zooms every chart to it ({@code data-disruption} is its index in the result), then one for the whole run.
+     */
+    private void disruptionList() {
+        List<DisruptionRecord> disruptions = run.disruptions();
+        if (disruptions.isEmpty()) {
+            return;
+        }
+        html.append("<nav id=\"disruption-list\" aria-label=\"Disruptions\">\n<h3>Disruptions</h3>\n<ol>\n");
+        for (int i = 0; i < disruptions.size(); i++) {
+            DisruptionSpan span = DisruptionSpan.of(disruptions.get(i));
+            String verdict = !span.happened() ? "not started" : span.recovery() == null ? "" : span.recoveryText();
+            html.append("<li><button type=\"button\" data-disruption=\"").append(i).append("\">")
+                    .append("<span class=\"number\">").append(i + 1).append("</span>")
+                    .append("<span class=\"name\">").append(HtmlTable.escape(span.name())).append("</span>")
+                    .append("<span class=\"when\">").append(span.when()).append("</span>");
+            if (!verdict.isEmpty()) {
+                html.append("<span class=\"").append(span.recovered() ? "recovered" : "not-recovered").append("\">")
+                        .append(HtmlTable.escape(verdict)).append("</span>");
+            }
+            html.append("</button></li>\n");
+        }
+        html.append("</ol>\n<button type=\"button\" id=\"whole-run\">Whole run</button>\n</nav>\n");
     }
 
     private void phases() {

@@ -30,6 +30,13 @@ record DisruptionSpan(String name, double start, double end, boolean happened, S
         return recovered() ? end + recoverySeconds : null;
     }
 
+    /** Where it falls, as the dashboard lists it: {@code 640.3s-650.3s}, or {@code at 540.0s} for an instant. */
+    String when() {
+        String from = Figures.seconds(start);
+        String to = Figures.seconds(end);
+        return from.equals(to) ? "at " + from : from + "-" + to;
+    }
+
     /** The verdict in words: {@code recovered in 12.0s}, {@code not recovered}, or a dash without a verdict. */
     String recoveryText() {
         if (recovered()) {

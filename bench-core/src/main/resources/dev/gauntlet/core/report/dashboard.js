@@ -4,7 +4,12 @@
  *
  * Contract with tests and readers: once every chart has drawn, body[data-rendered] is the number of charts drawn
  * and body[data-points] the number of x points (one per reporting interval); any script error is shown in #errors
- * and sets body[data-error]. Runs before uPlot's script, so an error there is reported too.
+ * and sets body[data-error]. Runs before uPlot's script, so an error there is reported too. Above each plot, a
+ * strip names what the chart marks, laid out at every redraw so that no two labels intersect: each label is an
+ * element with data-label (phase, disruption or recovery) and data-index (into the data's phases or disruptions);
+ * phases named by number are explained under the chart in [data-phase-legend] entries. The buttons of
+ * #disruption-list (data-disruption: an index) zoom every chart to one, and dashboard.html#disruption=N opens zoomed
+ * to the list's Nth.
  */
 (function () {
   'use strict';
@@ -16,7 +21,13 @@
   var DASHES = {solid: [], dash: [8, 4], dot: [2, 3]};
   var SYNC_KEY = 'gauntlet-run';
   var HEIGHT = 280;
-  var FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  var ROW = 16; // CSS px: one row of the label strip above each plot
+  var GAP = 6; // CSS px kept free between two labels in a row
+  var NAME_ROWS = 2; // rows for disruptions' names; where none fits, a number
+  var RECOVERY_ROWS = 4; // rows in which recoveries may be flagged (more if the names took more)
+  // Phases: unmeasured, then measured ones alternating; [rgb, alpha in the plot]. The strip shows them stronger.
+  var PHASE_COLOURS = [['128,128,128', 0.16], ['70,130,180', 0.10], ['218,165,32', 0.13]];
+  var STRIP_ALPHA = 0.3;
 
   function format(value, decimals) {
     if (value == null) {
@@ -28,21 +39,6 @@
   /** Canvas pixels per CSS pixel. */
   function px(n) {
     return n * (uPlot.pxRatio || 1);
-  }
-
-  /** Writes text beside x (right of it, or left when it would leave the plot) at y, inside the plot. */
-  function label(u, text, x, y, colour) {
-    var ctx = u.ctx;
-    var box = u.bbox;
-    ctx.font = px(11) + 'px ' + FONT;
-    ctx.fillStyle = colour;
-    ctx.textBaseline = 'top';
-    var width = ctx.measureText(text).width;
-    var at = x + px(3);
-    if (at + width > box.left + box.width) {
-      at = x - px(3) - width;
-    }
-    ctx.fillText(text, Math.max(box.left + px(2), at), y);
   }
 
   function clipToPlot(u) {
@@ -65,13 +61,232 @@
     ctx.setLineDash([]);
   }
 
+  /** A phase's colour, in the plot or (with alpha) in the strip. */
+  function phaseColour(phase, i, alpha) {
+    var c = PHASE_COLOURS[!phase.measured ? 0 : 1 + i % 2];
+    return 'rgba(' + c[0] + ',' + (alpha || c[1]) + ')';
+  }
+
+  function seconds(from, to) {
+    return format(from, 1) + '\u2013' + format(to, 1) + ' s';
+  }
+
+  /** The widths of texts in CSS px as the page shows them with a class (padding and border included), measured once. */
+  function textWidths() {
+    var cache = {};
+    var probe = document.createElement('span');
+    probe.style.cssText = 'position: absolute; visibility: hidden; left: -10000px; top: 0';
+    document.body.appendChild(probe);
+    return function (text, className) {
+      var key = className + '\n' + text;
+      if (!(key in cache)) {
+        probe.className = className;
+        probe.textContent = text;
+        cache[key] = Math.ceil(probe.getBoundingClientRect().width);
+      }
+      return cache[key];
+    };
+  }
+
   /**
-   * Phases as alternating shaded bands named at the top (unmeasured ones grey), under the lines; disruptions as
-   * red spans from start to end named below the phases, over the lines, with when the workload recovered (a green
-   * dashed line, "recovered in ...") or that it did not.
+   * Rows of flags (a text at a position x, starting there or, when it would run past the right edge of the strip
+   * `width` px wide, ending there) in which no two flags intersect. add(flags, rows, most) places flags in order of
+   * x: each in the first of the first `rows` rows where its first text fits; failing that, its last (shortest) text
+   * in the first of `most` rows where that fits, adding rows as needed; failing that too, not at all. Row 0 is the
+   * one nearest the plot.
    */
-  function timelinePlugin(data) {
-    var row = 15;
+  function flagRows(measure, width) {
+    var rows = [];
+    var placed = [];
+
+    function fits(row, left, w) {
+      return row.every(function (b) {
+        return left + w + GAP <= b.left || b.left + b.width + GAP <= left;
+      });
+    }
+
+    function add(flags, limit, most) {
+      flags.slice().sort(function (a, b) {
+        return a.x - b.x;
+      }).forEach(function (flag) {
+        for (var t = 0; t < flag.texts.length; t++) {
+          var last = t === flag.texts.length - 1;
+          var w = measure(flag.texts[t], flag.className);
+          var left = flag.x + w <= width ? flag.x : Math.max(0, flag.x - w);
+          for (var r = 0; r < (last ? Math.min(most, rows.length + 1) : limit); r++) {
+            if (fits(rows[r] || [], left, w)) {
+              var box = {flag: flag, text: flag.texts[t], left: left, width: w, row: r};
+              rows[r] = (rows[r] || []).concat([box]);
+              placed.push(box);
+              return;
+            }
+          }
+        }
+      });
+    }
+
+    return {add: add, placed: placed, count: function () {
+      return rows.length;
+    }};
+  }
+
+  /**
+   * The strip above a chart's plot that names what it marks, laid out again at every redraw (so at every zoom).
+   * Next to the plot the phases, in their colours (a phase too narrow for its name shows its number, explained in a
+   * legend under the chart); above them the disruptions' names (a name that does not fit shows the disruption's
+   * number in the list) and, where there is room in RECOVERY_ROWS rows (or as many as the names took), when the
+   * workload recovered (one flag for the disruptions it recovered from at once) or "not recovered" at a disruption's
+   * end. No two labels intersect. Each is an element with data-label (phase, disruption or recovery) and data-index
+   * (the index into the run's phases or disruptions; for a recovery, the disruptions', space-separated); a click on
+   * a disruption's zooms to it through `pick`.
+   */
+  function labelStrip(data, measure, pick) {
+    var strip = document.createElement('div');
+    strip.className = 'strip';
+    var legend = document.createElement('div');
+    legend.className = 'phase-legend';
+    var tallest = 0; // in rows: the strip never shrinks, so a zoom does not move the charts below
+    strip.addEventListener('click', function (e) {
+      var flag = e.target.closest('[data-label="disruption"]');
+      if (flag) {
+        pick(Number(flag.dataset.index));
+      }
+    });
+
+    function element(tag, className, text, label, index, title) {
+      var e = document.createElement(tag);
+      e.className = className;
+      e.textContent = text;
+      e.title = title;
+      e.dataset.label = label;
+      e.dataset.index = String(index);
+      return e;
+    }
+
+    function describe(d, i) {
+      return (i + 1) + '. ' + d.name + ': ' + seconds(d.start, d.end) + ', '
+        + (d.happened ? d.recoveryText : 'not started');
+    }
+
+    /** The disruptions' flags and their recoveries' in view; recoveries at one moment share a flag. */
+    function flags(u, width) {
+      var names = [];
+      var recoveries = [];
+      var recoveredAt = {};
+      data.disruptions.forEach(function (d, i) {
+        var left = u.valToPos(d.start, 'x');
+        var right = u.valToPos(d.end, 'x');
+        var number = String(i + 1);
+        if (right >= 0 && left <= width) {
+          names.push({x: Math.max(0, left), className: 'flag disruption' + (d.happened ? '' : ' not-started'),
+            texts: [d.name + (d.happened ? '' : ' (not started)'), number], label: 'disruption', index: i,
+            title: describe(d, i)});
+        }
+        var recovered = d.recoveredAt != null;
+        var at = recovered ? u.valToPos(d.recoveredAt, 'x') : d.recovery ? right : null;
+        if (at == null || at < 0 || at > width) {
+          return;
+        }
+        var shared = recovered && recoveredAt[d.recoveredAt];
+        if (shared) {
+          shared.index += ' ' + i;
+          shared.numbers.push(number);
+          shared.texts = ['recovered from ' + shared.numbers.join(', '), '\u2713'];
+          shared.title += '\n' + describe(d, i);
+          return;
+        }
+        var flag = {x: at, className: 'flag ' + (recovered ? 'recovered' : 'not-recovered'),
+          texts: [d.recoveryText, recovered ? '\u2713' : '\u2717'], label: 'recovery', index: String(i),
+          numbers: [number], title: describe(d, i)};
+        recoveries.push(flag);
+        if (recovered) {
+          recoveredAt[d.recoveredAt] = flag;
+        }
+      });
+      return {names: names, recoveries: recoveries};
+    }
+
+    /** Draws the phases in view at `top`; returns the indexes of those not named in full. */
+    function phases(u, width, top) {
+      var unnamed = [];
+      if (data.phases.length < 2) {
+        return unnamed;
+      }
+      data.phases.forEach(function (phase, i) {
+        var left = Math.max(0, u.valToPos(phase.start, 'x'));
+        var right = Math.min(width, u.valToPos(phase.end, 'x'));
+        if (right <= left) {
+          return;
+        }
+        var number = String(i + 1);
+        var text = measure(phase.name, 'phase') <= right - left ? phase.name
+          : measure(number, 'phase') <= right - left ? number : '';
+        var e = element('div', 'phase', text, 'phase', i, phase.name + ': ' + seconds(phase.start, phase.end)
+          + (phase.measured ? '' : ', not measured'));
+        e.style.left = left + 'px';
+        e.style.width = (right - left) + 'px';
+        e.style.top = top + 'px';
+        e.style.background = phaseColour(phase, i, STRIP_ALPHA);
+        strip.appendChild(e);
+        if (text !== phase.name) {
+          unnamed.push(i);
+        }
+      });
+      return unnamed;
+    }
+
+    function showLegend(unnamed) {
+      legend.textContent = '';
+      legend.hidden = unnamed.length === 0;
+      if (unnamed.length > 0) {
+        legend.appendChild(document.createTextNode('Phases: '));
+        unnamed.forEach(function (i, k) {
+          var entry = document.createElement('span');
+          entry.dataset.phaseLegend = String(i);
+          entry.textContent = (k > 0 ? ' \u00b7 ' : '') + (i + 1) + ' ' + data.phases[i].name;
+          legend.appendChild(entry);
+        });
+      }
+    }
+
+    return function layOut(u) {
+      if (!strip.parentNode) {
+        var wrap = u.root.querySelector('.u-wrap');
+        u.root.insertBefore(strip, wrap);
+        u.root.insertBefore(legend, wrap.nextSibling);
+      }
+      var width = u.bbox.width / px(1);
+      strip.style.marginLeft = (u.bbox.left / px(1)) + 'px';
+      strip.style.width = width + 'px';
+      strip.textContent = '';
+      var marks = flags(u, width);
+      var rows = flagRows(measure, width);
+      rows.add(marks.names, NAME_ROWS, Infinity);
+      var room = Math.max(RECOVERY_ROWS, rows.count());
+      rows.add(marks.recoveries, room, room);
+      var phaseRows = data.phases.length < 2 ? 0 : 1;
+      tallest = Math.max(tallest, rows.count() + phaseRows);
+      var height = tallest * ROW;
+      strip.style.height = height + 'px';
+      var phasesTop = height - phaseRows * ROW;
+      rows.placed.forEach(function (p) {
+        var f = p.flag;
+        var e = element('span', f.className + (p.left < f.x ? ' end' : ''), p.text, f.label, f.index, f.title);
+        e.style.left = p.left + 'px';
+        e.style.top = (phasesTop - (p.row + 1) * ROW) + 'px';
+        strip.appendChild(e);
+      });
+      showLegend(phases(u, width, phasesTop));
+    };
+  }
+
+  /**
+   * Phases as alternating shaded bands (unmeasured ones grey), under the lines; disruptions as red spans from start
+   * to end, over the lines, with when the workload recovered (a green dashed line). Their names are in the strip
+   * above the plot.
+   */
+  function timelinePlugin(data, measure, pick) {
+    var layOut = labelStrip(data, measure, pick);
     return {
       hooks: {
         drawClear: function (u) {
@@ -83,22 +298,15 @@
           data.phases.forEach(function (phase, i) {
             var left = u.valToPos(phase.start, 'x', true);
             var right = u.valToPos(phase.end, 'x', true);
-            u.ctx.fillStyle = !phase.measured ? 'rgba(128,128,128,0.16)'
-              : i % 2 === 0 ? 'rgba(70,130,180,0.10)' : 'rgba(218,165,32,0.13)';
+            u.ctx.fillStyle = phaseColour(phase, i);
             u.ctx.fillRect(left, box.top, right - left, box.height);
-            var from = Math.max(left, box.left);
-            var to = Math.min(right, box.left + box.width);
-            u.ctx.font = px(11) + 'px ' + FONT;
-            if (u.ctx.measureText(phase.name).width + px(6) <= to - from) {
-              label(u, phase.name, from, box.top + px(2), '#444');
-            }
           });
           u.ctx.restore();
         },
         draw: function (u) {
           var box = u.bbox;
           clipToPlot(u);
-          data.disruptions.forEach(function (d, i) {
+          data.disruptions.forEach(function (d) {
             var left = u.valToPos(d.start, 'x', true);
             var right = Math.max(u.valToPos(d.end, 'x', true), left + px(2));
             u.ctx.fillStyle = d.happened ? 'rgba(200,30,30,0.14)' : 'rgba(120,120,120,0.12)';
@@ -107,18 +315,12 @@
             var dash = d.happened ? [] : [4, 3];
             verticalLine(u, left, edge, dash);
             verticalLine(u, right, edge, dash);
-            label(u, d.name + (d.happened ? '' : ' (not started)'), right, box.top + px(2 + row * (1 + i % 2)),
-              '#961414');
-            var bottom = box.top + box.height - px(row * (1 + i % 2));
             if (d.recoveredAt != null) {
-              var at = u.valToPos(d.recoveredAt, 'x', true);
-              verticalLine(u, at, 'rgba(30,130,50,0.9)', [6, 3]);
-              label(u, d.recoveryText, at, bottom, '#1e7d32');
-            } else if (d.recovery) {
-              label(u, d.recoveryText, right, bottom, '#b42318');
+              verticalLine(u, u.valToPos(d.recoveredAt, 'x', true), 'rgba(30,130,50,0.9)', [6, 3]);
             }
           });
           u.ctx.restore();
+          layOut(u);
         }
       }
     };
@@ -131,6 +333,7 @@
     var plots = [];
     var drawn = {};
     var logScale = false;
+    var measure = textWidths();
     var anyRightAxis = data.charts.some(function (chart) {
       return chart.rightUnit != null;
     });
@@ -201,9 +404,12 @@
         scales: scales,
         axes: axes,
         series: series,
-        plugins: [timelinePlugin(data)],
+        plugins: [timelinePlugin(data, measure, pick)],
         hooks: {
           setScale: [followZoom],
+          setSelect: [function () {
+            mark(null); // a drag zooms elsewhere
+          }],
           draw: [function () {
             if (!drawn[chart.id]) {
               drawn[chart.id] = true;
@@ -244,6 +450,38 @@
       }
     }
 
+    /** Shows which disruption of the list the charts are zoomed to (none: null). */
+    function mark(index) {
+      document.querySelectorAll('#disruption-list [data-disruption]').forEach(function (b) {
+        b.setAttribute('aria-pressed', String(Number(b.dataset.disruption) === index));
+      });
+    }
+
+    /**
+     * Zooms every chart to disruption `index`: from its start to its end or, when the workload recovered, to then,
+     * with a quarter of that (at least three intervals) either side.
+     */
+    function pick(index) {
+      var d = data.disruptions[index];
+      var to = d.recoveredAt != null ? d.recoveredAt : d.end;
+      var step = (x[x.length - 1] - x[0]) / Math.max(1, x.length - 1);
+      var margin = Math.max((to - d.start) / 4, 3 * step);
+      var min = Math.max(x[0], d.start - margin);
+      var max = Math.min(x[x.length - 1], to + margin);
+      if (!(max > min)) {
+        return;
+      }
+      mark(index);
+      plots[0].u.setScale('x', {min: min, max: max});
+    }
+
+    function wholeRun() {
+      mark(null);
+      plots.forEach(function (p) {
+        p.u.setData(p.u.data, true);
+      });
+    }
+
     if (data.charts.length === 0) {
       finished();
       return;
@@ -252,13 +490,24 @@
       draw(chart, i, null);
     });
 
-    var reset = document.getElementById('reset-zoom');
-    if (reset) {
-      reset.addEventListener('click', function () {
-        plots.forEach(function (p) {
-          p.u.setData(p.u.data, true);
-        });
+    host.addEventListener('dblclick', function () {
+      mark(null); // uPlot shows the whole run
+    });
+    ['reset-zoom', 'whole-run'].forEach(function (id) {
+      var button = document.getElementById(id);
+      if (button) {
+        button.addEventListener('click', wholeRun);
+      }
+    });
+    document.querySelectorAll('#disruption-list [data-disruption]').forEach(function (b) {
+      b.addEventListener('click', function () {
+        pick(Number(b.dataset.disruption));
       });
+    });
+    // dashboard.html#disruption=3 opens zoomed to the list's third disruption.
+    var linked = /^#disruption=(\d+)$/.exec(location.hash);
+    if (linked && data.disruptions[linked[1] - 1]) {
+      pick(linked[1] - 1);
     }
     var log = document.getElementById('log-scale');
     if (log) {

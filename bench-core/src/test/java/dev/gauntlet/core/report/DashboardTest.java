@@ -9,12 +9,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.ExitCode;
+import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,6 +41,8 @@ class DashboardTest {
     private static final Pattern DATA = Pattern.compile(
             "<script type=\"application/json\" id=\"run-data\">(.*?)</script>", Pattern.DOTALL);
     private static final Pattern BODY = Pattern.compile("<body([^>]*)>");
+    /** The window width the issue was seen at: a laptop's full screen. */
+    private static final int WIDE = 1400;
 
     @TempDir
     Path tmp;
@@ -200,6 +207,216 @@ class DashboardTest {
         assertEquals("5.0..90.0 5.0..90.0 5.0..90.0 5.0..90.0", attribute(attributes, "data-whole"));
         assertTrue(attribute(attributes, "data-error").contains("probe error"), attributes);
         assertTrue(errors(dom).contains("probe error"), errors(dom));
+    }
+
+    /**
+     * Labels never overprint, at 1400 px and zoomed on each disruption, in a run as crowded as the real adversity
+     * runs. A probe appended to the page records every chart's x range and the boxes of the labels above its plot:
+     * for the whole run, after a click on each disruption of the list, and after "Whole run". No two boxes
+     * intersect, none leaves its strip or is cut short; every disruption and phase in view is named (by number
+     * where the name does not fit, a phase's then explained in the legend), and zoomed on a disruption, it is named
+     * in full and its recovery flagged.
+     */
+    @Test
+    void inChromiumNoTwoLabelsOverlapAtAnyZoom() throws Exception {
+        Optional<Path> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no chromium installed: the labels are not laid out");
+        RunResult run = RunFixture.underAdversity();
+        String probe = """
+                <script>
+                window.addEventListener('load', async function () {
+                  const sleep = ms => new Promise(r => setTimeout(r, ms));
+                  const rect = e => {
+                    const r = e.getBoundingClientRect();
+                    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+                  };
+                  const state = name => ({name: name,
+                    pressed: [...document.querySelectorAll('#disruption-list [aria-pressed="true"]')]
+                        .map(b => Number(b.dataset.disruption)),
+                    charts: uPlot.sync('gauntlet-run').plots.map(p => ({
+                      min: p.scales.x.min, max: p.scales.x.max, strip: rect(p.root.querySelector('.strip')),
+                      labels: [...p.root.querySelectorAll('.strip [data-label]')].map(e => ({kind: e.dataset.label,
+                          index: e.dataset.index, text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
+                          box: rect(e)})),
+                      legend: [...p.root.querySelectorAll('[data-phase-legend]')]
+                          .map(e => Number(e.dataset.phaseLegend))}))});
+                  await sleep(300);
+                  const states = [state('whole run')];
+                  for (const b of document.querySelectorAll('#disruption-list [data-disruption]')) {
+                    b.click();
+                    await sleep(100);
+                    states.push(state('zoomed on disruption ' + b.dataset.disruption));
+                  }
+                  document.getElementById('whole-run').click();
+                  await sleep(100);
+                  states.push(state('whole run again'));
+                  document.body.dataset.probe = btoa(unescape(encodeURIComponent(JSON.stringify(states))));
+                });
+                </script>
+                </body>""";
+        Path page = tmp.resolve("probe.html");
+        Files.writeString(page, Dashboard.html(run).replace("</body>", probe));
+
+        String dom = HeadlessChromium.dumpDom(chromium.get(), page.toUri().toString(), WIDE, tmp);
+        String attributes = HeadlessChromium.bodyAttributes(dom);
+        assertFalse(attributes.contains("data-error"), "script error: " + attributes + "\n" + errors(dom));
+        String probed = attribute(attributes, "data-probe");
+        assertTrue(probed != null, "the probe did not finish: " + attributes);
+        JsonNode states = JSON.readTree(Base64.getDecoder().decode(probed));
+        List<DisruptionSpan> disruptions = run.disruptions().stream().map(DisruptionSpan::of).toList();
+        assertEquals(disruptions.size() + 2, states.size(), "whole run, each disruption, whole run again");
+        double first = run.intervals().get(0).t();
+        double last = run.intervals().get(run.intervals().size() - 1).t();
+        for (JsonNode state : states) {
+            String name = state.get("name").asText();
+            assertEquals(DashboardCharts.of(run).size(), state.get("charts").size(), name);
+            for (JsonNode chart : state.get("charts")) {
+                assertReadable(run, name, chart);
+            }
+            JsonNode chart = state.get("charts").get(0);
+            if (name.startsWith("whole run")) {
+                assertEquals(first, chart.get("min").asDouble(), 1e-9, name);
+                assertEquals(last, chart.get("max").asDouble(), 1e-9, name);
+                assertEquals(0, state.get("pressed").size(), name + ": no disruption marked in the list");
+            } else {
+                int index = Integer.parseInt(name.replaceAll("\\D+", ""));
+                DisruptionSpan d = disruptions.get(index);
+                assertEquals(List.of(index), ints(state.get("pressed")), name + ": marked in the list");
+                double to = d.recovered() ? d.recoveredAt() : d.end();
+                assertTrue(chart.get("min").asDouble() < d.start() && chart.get("max").asDouble() > to,
+                        name + ": the disruption and its recovery in view, with a margin: " + chart);
+                List<Label> labels = stripLabels(chart);
+                assertTrue(labels.stream().anyMatch(l -> l.kind().equals("disruption")
+                        && l.indexes().equals(List.of(index)) && l.text().startsWith(d.name())),
+                        name + ": named in full once zoomed to: " + labels);
+                assertTrue(d.recovery() == null || labels.stream().anyMatch(l -> l.kind().equals("recovery")
+                        && l.indexes().contains(index)), name + ": its recovery flagged: " + labels);
+            }
+        }
+        // The whole run at 1400 px is crowded: disruption names are staggered, some shown by their number, and the
+        // 4 s phases (restarts, network) are numbered and explained in the legend.
+        List<Label> whole = stripLabels(states.get(0).get("charts").get(0));
+        List<Label> named = whole.stream().filter(l -> l.kind().equals("disruption")).toList();
+        assertTrue(named.stream().map(l -> l.box().top()).distinct().count() >= 2, "staggered: " + named);
+        assertTrue(named.stream().anyMatch(l -> l.text().equals(String.valueOf(l.indexes().get(0) + 1))),
+                "numbered where names do not fit: " + named);
+        List<Integer> legend = ints(states.get(0).get("charts").get(0).get("legend"));
+        assertTrue(legend.containsAll(List.of(3, 4)), "the two 4 s phases in the legend: " + legend + ", " + whole);
+    }
+
+    /**
+     * The dashboard as a reader sees it at 1400 px: screenshots of the whole run and of the page opened at
+     * {@code #disruption=4} (zoomed on the fourth disruption, marked in the list), kept in target/screenshots.
+     */
+    @Test
+    void inChromiumTheDashboardIsPhotographedAt1400Px() throws Exception {
+        Optional<Path> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no chromium installed: no screenshot");
+        Path dir = tmp.resolve("run");
+        Dashboard.write(RunFixture.underAdversity(), dir);
+        String url = dir.resolve(Dashboard.FILE).toUri().toString();
+        Path shots = Files.createDirectories(Path.of("target", "screenshots"));
+        for (String fragment : List.of("", "#disruption=4")) {
+            Path png = shots.resolve("dashboard-1400" + fragment.replaceAll("\\W+", "-") + ".png");
+            HeadlessChromium.screenshot(chromium.get(), url + fragment, WIDE, 2000, png, tmp);
+            byte[] header = Arrays.copyOf(Files.readAllBytes(png), 24);
+            assertEquals("\u0089PNG\r\n\u001a\n", new String(header, 0, 8, StandardCharsets.ISO_8859_1),
+                    png + " is a PNG");
+            assertEquals("IHDR", new String(header, 12, 4, StandardCharsets.US_ASCII));
+            ByteBuffer size = ByteBuffer.wrap(header, 16, 8);
+            assertEquals(WIDE, size.getInt(), png + ": width");
+            assertEquals(2000, size.getInt(), png + ": height");
+        }
+        String zoomed = HeadlessChromium.dumpDom(chromium.get(), url + "#disruption=4", WIDE, tmp);
+        assertFalse(HeadlessChromium.bodyAttributes(zoomed).contains("data-error"), errors(zoomed));
+        assertTrue(zoomed.contains("<button type=\"button\" data-disruption=\"3\" aria-pressed=\"true\">"),
+                "opened zoomed on the fourth disruption: " + zoomed);
+    }
+
+    /** The names above one chart's plot are all there, and all its labels inside it, whole and apart. */
+    private static void assertReadable(RunResult run, String state, JsonNode chart) {
+        double min = chart.get("min").asDouble();
+        double max = chart.get("max").asDouble();
+        double slack = (max - min) * 1e-6;
+        String where = state + ", " + min + ".." + max + " s: ";
+        Box strip = Box.of(chart.get("strip"));
+        List<Label> labels = stripLabels(chart);
+        for (int i = 0; i < labels.size(); i++) {
+            Label a = labels.get(i);
+            assertTrue(a.box().within(strip), where + a + " leaves its strip " + strip);
+            assertFalse(a.cut(), where + a + " is cut short");
+            for (Label b : labels.subList(i + 1, labels.size())) {
+                assertFalse(a.box().overlaps(b.box()), where + a + " overlaps " + b);
+            }
+        }
+        List<Integer> legend = ints(chart.get("legend"));
+        for (int i = 0; i < run.phases().size(); i++) {
+            Phase p = run.phases().get(i);
+            if (p.endSeconds() > min + slack && p.startSeconds() < max - slack) {
+                int index = i;
+                Label l = only(labels, "phase", i, where);
+                boolean numbered = l.text().equals(String.valueOf(i + 1)) || l.text().isEmpty();
+                assertTrue(l.text().equals(p.name()) || numbered && legend.contains(index),
+                        where + "phase " + p.name() + " unnamed: " + l + ", legend " + legend);
+            }
+        }
+        for (int i = 0; i < run.disruptions().size(); i++) {
+            DisruptionSpan d = DisruptionSpan.of(run.disruptions().get(i));
+            if (d.end() > min + slack && d.start() < max - slack) {
+                Label l = only(labels, "disruption", i, where);
+                String name = d.name() + (d.happened() ? "" : " (not started)");
+                assertTrue(l.text().equals(name) || l.text().equals(String.valueOf(i + 1)), where + l);
+            }
+        }
+    }
+
+    private static Label only(List<Label> labels, String kind, int index, String where) {
+        List<Label> found = labels.stream().filter(l -> l.kind().equals(kind) && l.indexes().equals(List.of(index)))
+                .toList();
+        assertEquals(1, found.size(), where + kind + " " + index + " labelled once: " + labels);
+        return found.get(0);
+    }
+
+    /** A box on the page, in CSS px. */
+    private record Box(double left, double top, double right, double bottom) {
+
+        /** Half a pixel: what rounding may make of two boxes that touch. */
+        private static final double EPSILON = 0.5;
+
+        static Box of(JsonNode n) {
+            return new Box(n.get("left").asDouble(), n.get("top").asDouble(), n.get("right").asDouble(),
+                    n.get("bottom").asDouble());
+        }
+
+        boolean overlaps(Box o) {
+            return left < o.right - EPSILON && o.left < right - EPSILON && top < o.bottom - EPSILON
+                    && o.top < bottom - EPSILON;
+        }
+
+        boolean within(Box o) {
+            return left >= o.left - EPSILON && right <= o.right + EPSILON && top >= o.top - EPSILON
+                    && bottom <= o.bottom + EPSILON;
+        }
+    }
+
+    /** A label above a chart: its kind (phase, disruption, recovery), whose it is, what it says and where. */
+    private record Label(String kind, List<Integer> indexes, String text, boolean cut, Box box) {
+    }
+
+    private static List<Label> stripLabels(JsonNode chart) {
+        List<Label> labels = new ArrayList<>();
+        for (JsonNode l : chart.get("labels")) {
+            List<Integer> indexes = Stream.of(l.get("index").asText().split(" ")).map(Integer::valueOf).toList();
+            labels.add(new Label(l.get("kind").asText(), indexes, l.get("text").asText(), l.get("cut").asBoolean(),
+                    Box.of(l.get("box"))));
+        }
+        return labels;
+    }
+
+    private static List<Integer> ints(JsonNode array) {
+        List<Integer> ints = new ArrayList<>();
+        array.forEach(n -> ints.add(n.asInt()));
+        return ints;
     }
 
     @Test

@@ -266,4 +266,58 @@ final class RunFixture {
                 List.of("iptables </script><script>alert(1)</script>")).withRecovery(null));
         return run.build();
     }
+
+    /**
+     * A run under adversity as crowded as the real ones on a chart: 240 s in 2 s intervals through six phases, two of
+     * them only 4 s long (restarts, network), and nine disruptions close together: three disk stalls of 10 s, 3 s
+     * apart, the last two recovering at the same moment; a restart 3 s after them, another restart, a killed
+     * backend and terminated sessions a second or two apart; a zone outage; and a partition that never started.
+     * newOrder and payment commit nothing during a stall or the outage.
+     */
+    static RunResult underAdversity() {
+        RunFixture run = new RunFixture().variant("adversity").clients(8).measuredSeconds(230)
+                .operation("newOrder", millis(100, 2.0, 4.0, 9.0)).operation("payment", millis(100, 1.0, 3.0));
+        Object[][] phases = {{"warmup", 0, 10, false}, {"baseline", 10, 60, true}, {"disk-stalls", 60, 105, true},
+            {"restarts", 105, 109, true}, {"network", 109, 113, true}, {"zone-outage", 113, 240, true}};
+        double[][] down = {{62, 72}, {75, 85}, {88, 98}, {140, 200}};
+        for (Object[] p : phases) {
+            String name = (String) p[0];
+            int start = (Integer) p[1];
+            int end = (Integer) p[2];
+            Histogram newOrder = histogram();
+            Histogram payment = histogram();
+            for (int t = start + 2; t <= end; t += 2) {
+                int at = t;
+                boolean stalled = java.util.Arrays.stream(down).anyMatch(d -> at > d[0] && at <= d[1]);
+                Histogram no = stalled ? histogram() : millis(20, 2.0 + t % 7, 6.0 + t % 5);
+                Histogram pay = stalled ? histogram() : millis(24, 1.0, 2.5);
+                newOrder.add(no);
+                payment.add(pay);
+                Map<String, IntervalOperation> ops = new LinkedHashMap<>();
+                ops.put("newOrder", IntervalOperation.of(no, 2, 0, 0, Map.of()));
+                ops.put("payment", IntervalOperation.of(pay, 2, 0, 0, Map.of()));
+                run.interval(new Interval(t, 2, name, ops, 0, 0, Map.of(), Map.of(),
+                        stalled ? Map.of("connection", 3L) : Map.of()));
+            }
+            Map<String, IntervalOperation> phaseOps = new LinkedHashMap<>();
+            phaseOps.put("newOrder", IntervalOperation.of(newOrder, end - start, 0, 0, Map.of()));
+            phaseOps.put("payment", IntervalOperation.of(payment, end - start, 0, 0, Map.of()));
+            run.phase(new Phase(name, start, end, Map.of(), (Boolean) p[3], phaseOps));
+        }
+        run.disruption(done("disk-stall#1", 62, 72).withRecovery(8.0));
+        run.disruption(done("disk-stall#2", 75, 85).withRecovery(15.0));
+        run.disruption(done("disk-stall#3", 88, 98).withRecovery(2.0));
+        run.disruption(done("restart-fast", 101, 101.5).withRecovery(5.0));
+        run.disruption(done("restart-immediate", 104, 106).withRecovery(null));
+        run.disruption(done("kill-backend", 107, 107.05).withRecovery(3.0));
+        run.disruption(done("terminate-sessions", 108, 108.02).withRecovery(null));
+        run.disruption(done("zone-outage", 140, 200).withRecovery(12.0));
+        run.disruption(new DisruptionRecord("full-partition", 220, 230.0, null, null, DisruptionRecord.NOT_STARTED,
+                List.of("the run ended first")));
+        return run.build();
+    }
+
+    private static DisruptionRecord done(String name, double start, double end) {
+        return new DisruptionRecord(name, start, end, start, end, DisruptionRecord.DONE, List.of());
+    }
 }
