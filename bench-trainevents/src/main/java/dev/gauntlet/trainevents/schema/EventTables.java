@@ -1,6 +1,7 @@
 package dev.gauntlet.trainevents.schema;
 
 import dev.gauntlet.trainevents.workload.EventBatch;
+import dev.gauntlet.trainevents.workload.EventCatalogue;
 import dev.gauntlet.trainevents.workload.EventLedger;
 import dev.gauntlet.trainevents.workload.Variant;
 import java.sql.Connection;
@@ -35,9 +36,13 @@ public final class EventTables {
         long emittedAt = System.currentTimeMillis();
         c.setAutoCommit(false);
         try (PreparedStatement ps = c.prepareStatement(v.addSql())) {
+            EventCatalogue.fill(c, seed);
+            if (batchesCommit) {
+                c.commit();
+            }
             for (long done = 0; done < events; ) {
                 EventBatch batch = EventBatch.draw(random, (int) Math.min(SEED_BATCH, events - done), emittedAt);
-                batch.bind(ps, c, v);
+                batch.bind(ps, c);
                 ps.executeUpdate();
                 if (batchesCommit) {
                     c.commit();
@@ -57,6 +62,7 @@ public final class EventTables {
             try (Statement s = c.createStatement()) {
                 s.execute("ANALYZE " + Variant.EVENTS);
                 s.execute("ANALYZE " + Variant.STATUS);
+                s.execute("ANALYZE " + Variant.DOCUMENTS);
             }
         }
     }

@@ -6,33 +6,28 @@ import java.sql.SQLException;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
-/** A batch of new events as the add statement binds them: column arrays, one element per event. */
+/**
+ * A batch of new events as the add statement binds them: each event's id and the number of its document in the
+ * {@link EventCatalogue}, and the time they were emitted.
+ */
 public final class EventBatch {
 
     public final UUID[] ids;
-    private final String[] payloads;
-    private final String[] types;
-    private final String[] authorities;
-    private final String[] trains;
+    private final Integer[] documents;
+    private final long emittedAtMillis;
 
-    private EventBatch(int n) {
+    private EventBatch(int n, long emittedAtMillis) {
         ids = new UUID[n];
-        payloads = new String[n];
-        types = new String[n];
-        authorities = new String[n];
-        trains = new String[n];
+        documents = new Integer[n];
+        this.emittedAtMillis = emittedAtMillis;
     }
 
     /** {@code n} events drawn from {@code random}, emitted at {@code emittedAtMillis}. */
     public static EventBatch draw(SplittableRandom random, int n, long emittedAtMillis) {
-        EventBatch b = new EventBatch(n);
+        EventBatch b = new EventBatch(n, emittedAtMillis);
         for (int i = 0; i < n; i++) {
-            RailEvents.RailEvent e = RailEvents.next(random, emittedAtMillis);
-            b.ids[i] = e.id();
-            b.payloads[i] = e.payload();
-            b.types[i] = e.type();
-            b.authorities[i] = e.authorityId();
-            b.trains[i] = e.trainId();
+            b.ids[i] = RailEvents.uuid(random);
+            b.documents[i] = random.nextInt(EventCatalogue.SIZE);
         }
         return b;
     }
@@ -41,14 +36,10 @@ public final class EventBatch {
         return ids.length;
     }
 
-    /** Binds the batch to the variant's {@link Variant#addSql()}. */
-    public void bind(PreparedStatement add, Connection c, Variant v) throws SQLException {
-        add.setArray(1, c.createArrayOf("uuid", ids));
-        add.setArray(2, c.createArrayOf("text", payloads));
-        if (v.fillsFlatColumns()) {
-            add.setArray(3, c.createArrayOf("text", types));
-            add.setArray(4, c.createArrayOf("text", authorities));
-            add.setArray(5, c.createArrayOf("text", trains));
-        }
+    /** Binds the batch to {@link Variant#addSql()}. */
+    public void bind(PreparedStatement add, Connection c) throws SQLException {
+        add.setLong(1, emittedAtMillis);
+        add.setArray(2, c.createArrayOf("uuid", ids));
+        add.setArray(3, c.createArrayOf("int4", documents));
     }
 }

@@ -2,10 +2,10 @@ package dev.gauntlet.trainevents.workload;
 
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -65,7 +65,7 @@ public final class Lifecycle {
             EventBatch events = EventBatch.draw(random, batch, cycleStart / 1_000_000);
             int n = events.size();
             try (PreparedStatement ps = c.prepareStatement(variant.addSql())) {
-                events.bind(ps, c, variant);
+                events.bind(ps, c);
                 int statuses = ps.executeUpdate();
                 if (statuses != n) {
                     throw new IllegalStateException("adding " + n + " events wrote " + statuses + " status rows");
@@ -96,11 +96,10 @@ public final class Lifecycle {
             UUID[] ids = new UUID[limit];
             String[] next = new String[limit];
             byte[] reached = new byte[limit];
-            String[] payloads = variant.editsInApplication() ? new String[limit] : null;
             int n = 0;
             int completed = 0;
             int failed = 0;
-            try (PreparedStatement claim = c.prepareStatement(variant.claimSql())) {
+            try (PreparedStatement claim = c.prepareStatement(Variant.claimSql())) {
                 claim.setInt(1, limit);
                 try (ResultSet rs = claim.executeQuery()) {
                     while (rs.next()) {
@@ -116,9 +115,6 @@ public final class Lifecycle {
                             completed++;
                         }
                         next[n] = EventLedger.STATES[reached[n]];
-                        if (payloads != null) {
-                            payloads[n] = rs.getString(3);
-                        }
                         n++;
                     }
                 }
@@ -131,30 +127,16 @@ public final class Lifecycle {
                 Thread.sleep(lockHoldNanos / 1_000_000, (int) (lockHoldNanos % 1_000_000));
                 attempt.latency(LOCK_HOLD, lockHoldNanos);
             }
-            long processedAt = attempt.intendedEpochNanos() / 1_000_000;
-            UUID[] claimed = java.util.Arrays.copyOf(ids, n);
-            String[] states = java.util.Arrays.copyOf(next, n);
-            try (PreparedStatement edit = c.prepareStatement(variant.editSql())) {
-                edit.setArray(1, c.createArrayOf("uuid", claimed));
-                if (payloads != null) {
-                    String[] edited = new String[n];
-                    for (int i = 0; i < n; i++) {
-                        edited[i] = RailEvents.withLifecycle(payloads[i], states[i], processedAt);
-                    }
-                    edit.setArray(2, c.createArrayOf("text", edited));
-                } else {
-                    Long[] at = new Long[n];
-                    java.util.Arrays.fill(at, processedAt);
-                    edit.setArray(2, c.createArrayOf("text", states));
-                    edit.setArray(3, c.createArrayOf("bigint", at));
+            UUID[] claimed = Arrays.copyOf(ids, n);
+            try (PreparedStatement step = c.prepareStatement(variant.processSql())) {
+                step.setArray(1, c.createArrayOf("uuid", claimed));
+                step.setArray(2, c.createArrayOf("text", Arrays.copyOf(next, n)));
+                step.setLong(3, attempt.intendedEpochNanos() / 1_000_000);
+                try (ResultSet rs = step.executeQuery()) {
+                    rs.next();
+                    expect(rs.getInt(1), n, "edited");
+                    expect(rs.getInt(2), n, "advanced");
                 }
-                expect(edit.executeUpdate(), n, "edited");
-            }
-            try (PreparedStatement advance = c.prepareStatement(Variant.advanceSql())) {
-                Array idArray = c.createArrayOf("uuid", claimed);
-                advance.setArray(1, idArray);
-                advance.setArray(2, c.createArrayOf("text", states));
-                expect(advance.executeUpdate(), n, "advanced");
             }
             attempt.count("events", n);
             attempt.count("completed", completed);

@@ -10,8 +10,11 @@ import java.util.UUID;
  * 0.7 to 3 KB (bulletins and warrants with many directives are the long ones, some past PostgreSQL's 2 KB TOAST
  * threshold). Every field comes from the caller's random generator, so a seed makes the same events.
  *
- * <p>Each document starts its life with {@code "lifecycle":"PENDING"} and {@code "processedAt":null}, the fields
- * processing edits.
+ * <p>A document is drawn as a {@link Document}: everything but the two fields each event has of its own, its id and
+ * the time it was emitted, which lead the finished payload ({@link #payload}) and are put in by the add statement
+ * (the {@link EventCatalogue} keeps the drawn documents in the database, so the driver sends an event's id and the
+ * number of its document, not the document). Each document starts its life with {@code "lifecycle":"PENDING"} and
+ * {@code "processedAt":null}, the fields processing edits.
  */
 public final class RailEvents {
 
@@ -28,8 +31,11 @@ public final class RailEvents {
             "crossing gate failure", "rock fall", "track buckle", "switch heater fault"};
     private static final String[] DISPATCHERS = {"DS-01", "DS-02", "DS-07", "DS-11", "DS-14"};
 
-    /** One event: its id, the values of its flat columns, and its document. */
-    public record RailEvent(UUID id, String type, String authorityId, String trainId, String payload) {
+    /**
+     * A drawn document: the values of its flat columns and its body, the JSON object's members after the event's own
+     * two ({@code "eventType":...}, ending with the closing brace).
+     */
+    public record Document(String type, String authorityId, String trainId, String body) {
     }
 
     private RailEvents() {
@@ -42,8 +48,15 @@ public final class RailEvents {
         return new UUID(msb, lsb);
     }
 
-    public static RailEvent next(SplittableRandom random, long emittedAtMillis) {
-        UUID id = uuid(random);
+    /**
+     * The payload of event {@code id} emitted at {@code emittedAtMillis} with {@code body}: what the add statement
+     * builds in the database ({@link Variant#addSql()}), spelled out here for the tests that compare the two.
+     */
+    public static String payload(UUID id, long emittedAtMillis, String body) {
+        return "{\"eventId\":\"" + id + "\",\"emittedAt\":" + emittedAtMillis + "," + body;
+    }
+
+    public static Document document(SplittableRandom random) {
         String type = TYPES[random.nextInt(TYPES.length)];
         boolean hasTrain = !type.equals("INFRASTRUCTURE_CONDITION");
         boolean hasAuthority = !type.equals("POSITION_UPDATE") && !type.equals("DEFECT_DETECTOR");
@@ -54,8 +67,8 @@ public final class RailEvents {
         double milepost = random.nextInt(5_000) / 10.0;
 
         StringBuilder j = new StringBuilder(1536);
-        j.append("{\"eventId\":\"").append(id).append("\",\"eventType\":\"").append(type)
-                .append("\",\"lifecycle\":\"PENDING\",\"processedAt\":null,\"emittedAt\":").append(emittedAtMillis)
+        j.append("\"eventType\":\"").append(type)
+                .append("\",\"lifecycle\":\"PENDING\",\"processedAt\":null")
                 .append(",\"source\":{\"system\":\"").append(random.nextBoolean() ? "PTC" : "CAD")
                 .append("\",\"node\":\"wiu-").append(random.nextInt(900) + 100).append("\",\"sequence\":")
                 .append(random.nextInt(Integer.MAX_VALUE)).append('}');
@@ -110,7 +123,7 @@ public final class RailEvents {
         j.append(']');
         detail(j, type, random);
         j.append('}');
-        return new RailEvent(id, type, authorityId, trainId, j.toString());
+        return new Document(type, authorityId, trainId, j.toString());
     }
 
     /** The part only this kind of event has. */
@@ -149,21 +162,5 @@ public final class RailEvents {
 
     private static double tenths(double x) {
         return Math.round(x * 10) / 10.0;
-    }
-
-    /**
-     * The business rule's edit of a TEXT document, done on the string: the lifecycle field becomes {@code state} and
-     * {@code processedAt} the given time. Both fields are at the top of every document this class makes.
-     */
-    static String withLifecycle(String payload, String state, long processedAtMillis) {
-        int life = payload.indexOf("\"lifecycle\":\"");
-        int lifeEnd = payload.indexOf('"', life + 13);
-        int at = payload.indexOf("\"processedAt\":", lifeEnd);
-        int atEnd = payload.indexOf(',', at);
-        if (life < 0 || lifeEnd < 0 || at < 0 || atEnd < 0) {
-            throw new IllegalStateException("a payload without lifecycle and processedAt fields: " + payload);
-        }
-        return payload.substring(0, life + 13) + state + payload.substring(lifeEnd, at + 14) + processedAtMillis
-                + payload.substring(atEnd);
     }
 }
