@@ -200,7 +200,7 @@ public final class Benchmark {
             b.append(", ramp ").append(DurationConverter.format(p.ramp()));
         }
         if (!p.prime().isZero()) {
-            b.append(", primed ").append(DurationConverter.format(p.prime())).append(" first (not measured)");
+            b.append(", primed first (not measured) ").append(primeText(p));
         }
         b.append(", seed ").append(p.seed());
         out.println(b);
@@ -209,6 +209,13 @@ public final class Benchmark {
                 .getStartTime();
         out.printf(Locale.ROOT, "Output: %s  (Ctrl-C stops early and still writes the result); %.1f s since the JVM "
                 + "started%n", outDir, sinceJvm / 1000.0);
+    }
+
+    /** The priming as planned: its length, or what ends it and its limit. */
+    private static String primeText(RunPlan p) {
+        String limit = DurationConverter.format(p.prime());
+        return p.primeUntil() instanceof dev.gauntlet.core.run.CompilerSettled
+                ? "until the compilers settle, at most " + limit : p.primeUntil() != null ? "at most " + limit : limit;
     }
 
     private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {
@@ -231,7 +238,7 @@ public final class Benchmark {
         }
         parameters.put("warmup", DurationConverter.format(p.warmup()));
         if (!p.prime().isZero()) {
-            parameters.put("prime", DurationConverter.format(p.prime()));
+            parameters.put("prime", primeText(p));
         }
         parameters.put("ramp", DurationConverter.format(p.ramp()));
         parameters.put("reportEvery", DurationConverter.format(p.reportEvery()));

@@ -1,6 +1,8 @@
 package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.result.WorkerShare;
+import dev.gauntlet.core.run.CompilerSettled;
+import dev.gauntlet.core.run.Condition;
 import dev.gauntlet.core.run.RunPlan;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -36,7 +38,10 @@ public final class RunOptions {
                     + "connections open when the schedule begins, and the first measured interval is not a cold start. "
                     + "Recorded as the phase 'prime'; its operations are in the data and in the checks, not in the "
                     + "figures.",
-                    "auto (default): a tenth of --duration, at most 5s; none for --iterations and --plan runs. 0s: none."})
+                    "auto (default): until the JVM's compilers have settled (under 3%% of the last 3 s spent compiling, "
+                            + "at least 2s), at most a quarter of --duration (5s to 2m); a tenth of --duration, at most 5s, "
+                            + "for --worker runs (their processes keep one timeline); none for --iterations and --plan "
+                            + "runs. 0s: none."})
     String prime;
 
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
@@ -107,8 +112,13 @@ public final class RunOptions {
 
     private long chosenSeed;
 
-    /** The most {@code --prime auto} gives: enough for a JVM's compiler to reach the hot paths. */
+    /** The most {@code --prime auto} gives a --worker run, whose processes must keep one timeline. */
     private static final Duration AUTO_PRIME_LIMIT = Duration.ofSeconds(5);
+    /** The bounds of {@code --prime auto}'s limit otherwise: a quarter of --duration, within these. */
+    private static final Duration AUTO_PRIME_LEAST = Duration.ofSeconds(5);
+    private static final Duration AUTO_PRIME_MOST = Duration.ofMinutes(2);
+    /** The least {@code --prime auto} lasts before it asks the compilers. */
+    private static final Duration AUTO_PRIME_AT_LEAST = Duration.ofSeconds(2);
 
     /** {@code --label} and {@code --store}: what the result is called and where else it is kept. */
     public ResultOptions results() {
@@ -217,15 +227,27 @@ public final class RunOptions {
         Thread.sleep(wait);
     }
 
-    /** The priming: as given, or (auto) a tenth of the duration, at most 5 s; none for iteration and plan runs. */
+    private boolean autoPrime() {
+        return prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto");
+    }
+
+    /**
+     * The priming, or its limit when it ends on {@link #primeUntil()}: as given, or (auto) a quarter of the duration
+     * within 5 s and 2 min, or for a --worker run a tenth of it, at most 5 s; none for iteration and plan runs.
+     */
     Duration prime() {
-        if (prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto")) {
+        if (autoPrime()) {
             // None for a run bounded by iterations (the priming would spend them) or a plan (its own phases lead in).
             if (iterations > 0 || plan != null) {
                 return Duration.ZERO;
             }
-            Duration tenth = duration.dividedBy(10);
-            return tenth.compareTo(AUTO_PRIME_LIMIT) > 0 ? AUTO_PRIME_LIMIT : tenth;
+            if (worker != null) {
+                Duration tenth = duration.dividedBy(10);
+                return tenth.compareTo(AUTO_PRIME_LIMIT) > 0 ? AUTO_PRIME_LIMIT : tenth;
+            }
+            Duration quarter = duration.dividedBy(4);
+            return quarter.compareTo(AUTO_PRIME_LEAST) < 0 ? AUTO_PRIME_LEAST
+                    : quarter.compareTo(AUTO_PRIME_MOST) > 0 ? AUTO_PRIME_MOST : quarter;
         }
         Duration d;
         try {
@@ -237,6 +259,14 @@ public final class RunOptions {
             throw new BadInputException("--prime must not be negative (got " + prime + ")");
         }
         return d;
+    }
+
+    /**
+     * What ends the priming before {@link #prime()}: with {@code --prime auto}, the JVM's compilers settling (not for
+     * --worker runs, whose processes follow one timeline from a common start); null otherwise.
+     */
+    Condition primeUntil() {
+        return autoPrime() && worker == null && !prime().isZero() ? new CompilerSettled(AUTO_PRIME_AT_LEAST) : null;
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */
@@ -281,7 +311,7 @@ public final class RunOptions {
         // Each process paces its own clients: the whole run's rate, split as the clients are.
         double myRate = rate * mine / clients;
         int threads = workers != null ? workers : Math.min(mine, 512);
-        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).prime(prime())
+        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).prime(prime(), primeUntil())
                 .ramp(ramp)
                 .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed() + share.index());
         return (iterations > 0 ? plan.iterations(iterations) : plan.duration(duration)).build();

@@ -5,7 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A run's phase probes, {@link DriverCpu} first: read at the start and at every phase boundary. */
+/**
+ * A run's phase probes, {@link DriverCpu} and {@link DriverCompiling} first: read at the start and at every phase
+ * boundary.
+ */
 final class PhaseProbes {
 
     private final List<PhaseProbe> probes;
@@ -14,9 +17,9 @@ final class PhaseProbes {
         this.probes = List.copyOf(probes);
     }
 
-    /** The phase probes among a run's {@code probes}, after {@link DriverCpu}, which every run has. */
+    /** The phase probes among a run's {@code probes}, after the two every run has. */
     static PhaseProbes of(List<? extends Probe> probes) {
-        List<PhaseProbe> phaseProbes = new ArrayList<>(List.of(new DriverCpu()));
+        List<PhaseProbe> phaseProbes = new ArrayList<>(List.of(new DriverCpu(), new DriverCompiling()));
         for (Probe p : probes) {
             if (p instanceof PhaseProbe phase) {
                 phaseProbes.add(phase);

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param warmup       time at the start whose operations are excluded from results
  * @param prime        time before everything else (warm-up and named phases) when clients run unmeasured so the driver
  *                     is warm: a phase {@value dev.gauntlet.core.result.Phase#PRIME}; zero for none
+ * @param primeUntil   ends the priming before {@code prime} (then a limit) when it holds, e.g. {@link CompilerSettled};
+ *                     null: the priming lasts {@code prime}
  * @param ramp         clients start evenly spread over this time
  * @param reportEvery  progress and interval-log period
  * @param maxAttempts  attempts per operation on retryable failures (1 = no retry)
@@ -26,8 +28,8 @@ import java.util.Set;
  * @param disruptions  what happens to the system under test, and when
  */
 public record RunPlan(List<Role> roles, int workers, Duration duration, long iterations, Duration warmup,
-                      Duration prime, Duration ramp, Duration reportEvery, int maxAttempts, long seed, List<PhasePlan> phases,
-                      List<DisruptionPlan> disruptions) {
+                      Duration prime, Condition primeUntil, Duration ramp, Duration reportEvery, int maxAttempts, long seed,
+                      List<PhasePlan> phases, List<DisruptionPlan> disruptions) {
 
     /** The most worker threads a plan gets by default: clients beyond this take turns. */
     public static final int DEFAULT_MAX_WORKERS = 512;
@@ -70,7 +72,8 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         if (prime.isZero()) {
             return schedule();
         }
-        List<PhasePlan> t = new ArrayList<>(List.of(new PhasePlan(dev.gauntlet.core.result.Phase.PRIME, prime, false)));
+        PhasePlan priming = new PhasePlan(dev.gauntlet.core.result.Phase.PRIME, prime, false);
+        List<PhasePlan> t = new ArrayList<>(List.of(primeUntil == null ? priming : priming.until(primeUntil)));
         t.addAll(schedule());
         return t;
     }
@@ -136,6 +139,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         b.iterations = iterations;
         b.warmup = warmup;
         b.prime = prime;
+        b.primeUntil = primeUntil;
         b.ramp = ramp;
         b.reportEvery = reportEvery;
         b.maxAttempts = maxAttempts;
@@ -188,6 +192,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         private long iterations;
         private Duration warmup = Duration.ZERO;
         private Duration prime = Duration.ZERO;
+        private Condition primeUntil;
         private Duration ramp = Duration.ZERO;
         private Duration reportEvery = Duration.ofSeconds(10);
         private int maxAttempts = 10;
@@ -253,6 +258,14 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         /** Unmeasured time before everything else, so the driver is warm when the schedule begins. */
         public Builder prime(Duration time) {
             prime = time;
+            primeUntil = null;
+            return this;
+        }
+
+        /** A priming that ends when {@code until} holds, or after {@code limit}. */
+        public Builder prime(Duration limit, Condition until) {
+            prime = limit;
+            primeUntil = until;
             return this;
         }
 
@@ -292,7 +305,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
                         .reduce(Duration.ZERO, Duration::plus);
                 warm = Duration.ZERO;
             }
-            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, prime, ramp, reportEvery,
+            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, prime, primeUntil, ramp, reportEvery,
                     maxAttempts, seed, phases, disruptions);
         }
     }

@@ -25,6 +25,16 @@ public final class EventLedger {
     /** Their names, as the status table, the payload's lifecycle and the copied ledger spell them. */
     static final String[] STATES = {"PENDING", "PROCESSING", "COMPLETE", "FAILED", "ARCHIVED"};
 
+    /** The state named {@code name}, as {@link #STATES} spells it. */
+    static byte state(String name) {
+        for (byte i = 0; i < STATES.length; i++) {
+            if (STATES[i].equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no event state '" + name + "'");
+    }
+
     private long[] ids = new long[2 * 4096];
     private int size;
     private long[] uncertain = new long[16];

@@ -52,11 +52,16 @@ public final class Lifecycle {
         delayNanos = delay;
     }
 
-    /** Adds the cycle's batch of new events and their PENDING status rows in one statement. */
+    /** Adds the cycle's batch of new events and their PENDING status rows in one statement, in auto-commit. */
     final class Add implements Operation<Connection> {
         @Override
         public String name() {
             return ADD;
+        }
+
+        @Override
+        public Commit commit() {
+            return Commit.IMPLICIT;
         }
 
         @Override
@@ -81,8 +86,9 @@ public final class Lifecycle {
      * Claims the oldest PENDING and PROCESSING events no one else holds (up to three times the cycle's batch, so
      * processing can work off a backlog, each event passing through twice), applies the business rule to each
      * payload, and advances the state machine: PENDING to PROCESSING, PROCESSING to COMPLETE, or FAILED for a share.
-     * Locks are held only as long as the work takes, unless {@code --lock-hold} asks for a pause while holding them
-     * (recorded apart as {@code lockHold}).
+     * One statement in auto-commit ({@link Variant#processSql()}): locks are held only as long as the statement runs.
+     * With {@code --lock-hold}, a transaction of two: the claim, a pause holding the locks (recorded apart as
+     * {@code lockHold}), then the step.
      */
     final class Process implements Operation<Connection> {
         @Override
@@ -91,69 +97,104 @@ public final class Lifecycle {
         }
 
         @Override
+        public Commit commit() {
+            return lockHoldNanos > 0 ? Commit.EXPLICIT : Commit.IMPLICIT;
+        }
+
+        @Override
         public void execute(Connection c, Attempt attempt) throws Exception {
             int limit = 3 * batch;
+            long processedAt = attempt.intendedEpochNanos() / 1_000_000;
+            PreparedStatement step;
+            if (lockHoldNanos > 0) {
+                step = claimAndHold(c, limit, attempt);
+                if (step == null) {
+                    attempt.count("emptyClaims", 1);
+                    return;
+                }
+                step.setLong(3, processedAt);
+            } else {
+                step = c.prepareStatement(variant.processSql());
+                step.setInt(1, limit);
+                step.setDouble(2, failShare);
+                step.setLong(3, processedAt);
+            }
             UUID[] ids = new UUID[limit];
-            String[] next = new String[limit];
             byte[] reached = new byte[limit];
             int n = 0;
+            long edited = 0;
             int completed = 0;
             int failed = 0;
-            try (PreparedStatement claim = c.prepareStatement(Variant.claimSql())) {
-                claim.setInt(1, limit);
-                try (ResultSet rs = claim.executeQuery()) {
-                    while (rs.next()) {
-                        ids[n] = rs.getObject(1, UUID.class);
-                        String state = rs.getString(2);
-                        if (state.equals("PENDING")) {
-                            reached[n] = EventLedger.PROCESSING;
-                        } else if (random.nextDouble() < failShare) {
-                            reached[n] = EventLedger.FAILED;
-                            failed++;
-                        } else {
-                            reached[n] = EventLedger.COMPLETE;
-                            completed++;
-                        }
-                        next[n] = EventLedger.STATES[reached[n]];
-                        n++;
+            try (step; ResultSet rs = step.executeQuery()) {
+                while (rs.next()) {
+                    if (n == limit) {
+                        throw new IllegalStateException("processing up to " + limit + " events advanced more");
                     }
+                    ids[n] = rs.getObject(1, UUID.class);
+                    reached[n] = EventLedger.state(rs.getString(2));
+                    completed += reached[n] == EventLedger.COMPLETE ? 1 : 0;
+                    failed += reached[n] == EventLedger.FAILED ? 1 : 0;
+                    edited = rs.getLong(3);
+                    n++;
                 }
             }
             if (n == 0) {
                 attempt.count("emptyClaims", 1);
                 return;
             }
-            if (lockHoldNanos > 0) {
-                Thread.sleep(lockHoldNanos / 1_000_000, (int) (lockHoldNanos % 1_000_000));
-                attempt.latency(LOCK_HOLD, lockHoldNanos);
-            }
-            UUID[] claimed = Arrays.copyOf(ids, n);
-            try (PreparedStatement step = c.prepareStatement(variant.processSql())) {
-                step.setArray(1, c.createArrayOf("uuid", claimed));
-                step.setArray(2, c.createArrayOf("text", Arrays.copyOf(next, n)));
-                step.setLong(3, attempt.intendedEpochNanos() / 1_000_000);
-                try (ResultSet rs = step.executeQuery()) {
-                    rs.next();
-                    expect(rs.getInt(1), n, "edited");
-                    expect(rs.getInt(2), n, "advanced");
-                }
-            }
+            expect(edited, n, "edited the payloads of");
+            UUID[] advanced = Arrays.copyOf(ids, n);
             attempt.count("events", n);
             attempt.count("completed", completed);
             attempt.count("failed", failed);
-            attempt.afterCommit(() -> ledger.processed(claimed, reached, claimed.length));
-            attempt.ifCommitUnknown(() -> ledger.maybeProcessed(claimed, reached, claimed.length));
+            attempt.afterCommit(() -> ledger.processed(advanced, reached, advanced.length));
+            attempt.ifCommitUnknown(() -> ledger.maybeProcessed(advanced, reached, advanced.length));
+        }
+
+        /**
+         * Claims and pauses holding the locks; returns the step for the claimed events, bound but for the processing
+         * time, or null when there was nothing to claim.
+         */
+        private PreparedStatement claimAndHold(Connection c, int limit, Attempt attempt) throws Exception {
+            UUID[] ids = new UUID[limit];
+            String[] next = new String[limit];
+            int n = 0;
+            try (PreparedStatement claim = c.prepareStatement(Variant.claimSql())) {
+                claim.setInt(1, limit);
+                try (ResultSet rs = claim.executeQuery()) {
+                    while (rs.next()) {
+                        ids[n] = rs.getObject(1, UUID.class);
+                        next[n] = rs.getString(2).equals("PENDING") ? "PROCESSING"
+                                : random.nextDouble() < failShare ? "FAILED" : "COMPLETE";
+                        n++;
+                    }
+                }
+            }
+            if (n == 0) {
+                return null;
+            }
+            Thread.sleep(lockHoldNanos / 1_000_000, (int) (lockHoldNanos % 1_000_000));
+            attempt.latency(LOCK_HOLD, lockHoldNanos);
+            PreparedStatement step = c.prepareStatement(variant.claimedStepSql());
+            step.setArray(1, c.createArrayOf("uuid", Arrays.copyOf(ids, n)));
+            step.setArray(2, c.createArrayOf("text", Arrays.copyOf(next, n)));
+            return step;
         }
     }
 
     /**
-     * Moves terminal events (COMPLETE and FAILED) to the archive and deletes them, in one statement, which returns the
-     * ids it moved for the ledger.
+     * Moves terminal events (COMPLETE and FAILED) to the archive and deletes them, in one statement in auto-commit,
+     * which returns the ids it moved for the ledger.
      */
     final class Archive implements Operation<Connection> {
         @Override
         public String name() {
             return ARCHIVE;
+        }
+
+        @Override
+        public Commit commit() {
+            return Commit.IMPLICIT;
         }
 
         @Override
@@ -183,7 +224,7 @@ public final class Lifecycle {
         }
     }
 
-    private static void expect(int touched, int claimed, String what) {
+    private static void expect(long touched, int claimed, String what) {
         if (touched != claimed) {
             throw new IllegalStateException(what + " " + touched + " of the " + claimed
                     + " events this client claimed and holds locked: the tables changed under it");

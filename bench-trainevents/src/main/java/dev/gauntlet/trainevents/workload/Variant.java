@@ -130,28 +130,46 @@ public enum Variant {
                 + " (event_id, status) SELECT id, 'PENDING' FROM added";
     }
 
-    /** Claims the oldest events still to process, skipping those another client holds. */
+    /** Claims the oldest events still to process, skipping those another client holds: their ids and states. */
     static String claimSql() {
-        return "SELECT s.event_id, s.status FROM " + STATUS + " s WHERE s.status IN ('PENDING', 'PROCESSING') "
-                + "ORDER BY s.updated_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        return "SELECT event_id, status FROM " + STATUS + " WHERE status IN ('PENDING', 'PROCESSING') "
+                + "ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED";
     }
 
     /**
-     * The business rule's edit of the claimed payloads and the state machine's step, in one statement that returns
-     * how many events it edited and how many status rows it advanced. It binds the claimed ids and their new states,
-     * then the processing time. JSONB: a JSON edit; TEXT: a string edit of the lifecycle and processedAt fields (they
-     * sit together near the top of every document).
+     * The whole of processing in one statement: claims up to {@code ?} events as {@link #claimSql()} does, draws each
+     * one's next state (PENDING to PROCESSING; PROCESSING to FAILED with probability {@code ?}, else COMPLETE), edits
+     * their payloads and advances their status rows ({@link #stepSql}), binding the limit, the failed share and the
+     * processing time. It returns each event it advanced, its new state, and how many payloads it edited.
      */
     String processSql() {
+        return "WITH claimed AS (" + claimSql() + "), "
+                + "u AS (SELECT event_id AS i, CASE WHEN status = 'PENDING' THEN 'PROCESSING' "
+                + "WHEN random() < ? THEN 'FAILED' ELSE 'COMPLETE' END AS s FROM claimed), " + stepSql();
+    }
+
+    /**
+     * Processing's second half for events claimed already (with {@code --lock-hold}, which pauses between the two):
+     * binds the claimed ids and their next states, then the processing time; returns as {@link #processSql()} does.
+     */
+    String claimedStepSql() {
+        return "WITH u AS (SELECT * FROM unnest(?::uuid[], ?::text[]) AS u(i, s)), " + stepSql();
+    }
+
+    /**
+     * The business rule's edit of the payloads of the events in {@code u} (id {@code i}, next state {@code s}) and
+     * the state machine's step, binding the processing time. JSONB: a JSON edit; TEXT: a string edit of the lifecycle
+     * and processedAt fields (they sit together near the top of every document).
+     */
+    private String stepSql() {
         String edit = payloadType.equals("jsonb")
                 ? "e.payload || jsonb_build_object('lifecycle', u.s, 'processedAt', ?::bigint)"
                 : "regexp_replace(e.payload, '\"lifecycle\":\"[A-Z]+\",\"processedAt\":[0-9a-z]+', "
                         + "'\"lifecycle\":\"' || u.s || '\",\"processedAt\":' || ?::bigint)";
-        return "WITH u AS (SELECT * FROM unnest(?::uuid[], ?::text[]) AS u(i, s)), "
-                + "edited AS (UPDATE " + EVENTS + " e SET payload = " + edit + " FROM u WHERE e.id = u.i RETURNING 1), "
+        return "edited AS (UPDATE " + EVENTS + " e SET payload = " + edit + " FROM u WHERE e.id = u.i RETURNING 1), "
                 + "advanced AS (UPDATE " + STATUS + " s SET status = u.s, updated_at = now(), attempts = s.attempts + 1 "
-                + "FROM u WHERE s.event_id = u.i RETURNING 1) "
-                + "SELECT (SELECT count(*) FROM edited), (SELECT count(*) FROM advanced)";
+                + "FROM u WHERE s.event_id = u.i RETURNING s.event_id, s.status) "
+                + "SELECT event_id, status, (SELECT count(*) FROM edited) FROM advanced";
     }
 
     /**

@@ -97,6 +97,19 @@ class LifecycleTest {
         });
     }
 
+    /** The events a processing statement advanced and their new states, checking it edited as many payloads. */
+    private static Map<String, String> advanced(java.sql.PreparedStatement step, int expected) throws SQLException {
+        Map<String, String> states = new java.util.HashMap<>();
+        try (ResultSet rs = step.executeQuery()) {
+            while (rs.next()) {
+                states.put(rs.getString(1), rs.getString(2));
+                assertEquals(expected, rs.getLong(3), "payloads edited");
+            }
+        }
+        assertEquals(expected, states.size());
+        return states;
+    }
+
     private static String one(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             assertTrue(rs.next(), "a row from " + sql);
@@ -157,14 +170,11 @@ class LifecycleTest {
             String[] states = new String[ids.length];
             java.util.Arrays.fill(states, "PROCESSING");
             states[0] = "COMPLETE";
-            try (java.sql.PreparedStatement step = c.prepareStatement(v.processSql())) {
+            try (java.sql.PreparedStatement step = c.prepareStatement(v.claimedStepSql())) {
                 step.setArray(1, c.createArrayOf("uuid", ids));
                 step.setArray(2, c.createArrayOf("text", states));
                 step.setLong(3, 1_700_000_009_999L);
-                try (ResultSet rs = step.executeQuery()) {
-                    assertTrue(rs.next());
-                    assertEquals(List.of(12, 12), List.of(rs.getInt(1), rs.getInt(2)));
-                }
+                assertEquals(12, advanced(step, 12).size());
             }
             com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT e.id, e.payload::text, "
@@ -187,6 +197,17 @@ class LifecycleTest {
                 }
                 assertEquals(12, n);
             }
+            // The whole of processing in one statement: the 11 PROCESSING events claimed, every one FAILED (share 1).
+            try (java.sql.PreparedStatement process = c.prepareStatement(v.processSql())) {
+                process.setInt(1, 100);
+                process.setDouble(2, 1.0);
+                process.setLong(3, 1_700_000_019_999L);
+                Map<String, String> failed = advanced(process, 11);
+                assertEquals(java.util.Set.of("FAILED"), java.util.Set.copyOf(failed.values()));
+                assertTrue(!failed.containsKey(ids[0].toString()), "the COMPLETE event is not claimed again");
+            }
+            assertEquals(11, count(c, "SELECT count(*) FROM train_events WHERE " + v.json("payload")
+                    + "->>'lifecycle' = 'FAILED' AND " + v.json("payload") + "->>'processedAt' = '1700000019999'"));
         }
         Map<String, Check> checks;
         try (Connection c = db.connect()) {
