@@ -78,7 +78,7 @@ public final class RunOptions {
             description = {"Run through faults: the phases and disruptions of a plan file (YAML), e.g. "
                     + "plans/pua-smoke.yaml. Its phases replace --duration and --warmup; intervals are 1 s unless "
                     + "--report-every is given. Without --url an embedded primary and standby (as the plan says) are "
-                    + "started; with --url only SQL-level disruptions run.",
+                    + "started; with --url only SQL-level disruptions and the user's own commands (kind: command) run.",
                     "The result adds each disruption's recovery time, unavailable seconds and dashboard.html."})
     Path plan;
 
@@ -86,6 +86,12 @@ public final class RunOptions {
             description = "With --plan and the embedded servers: sync, async or none, instead of the plan's standby "
                     + "(e.g. the same plan once with a synchronous and once with an asynchronous standby).")
     String standby;
+
+    @Option(names = "--dry-run",
+            description = "With --plan: check the plan against the target and print its schedule (every phase, every "
+                    + "disruption's planned start and end, the commands it would run and their environment), then "
+                    + "exit without connecting to the database or running anything.")
+    boolean dryRun;
 
     @Option(names = "--worker", paramLabel = "I/N",
             description = {"This process runs part I of N of one run (0 <= I < N; not --workers, the threads), e.g. "
@@ -144,6 +150,14 @@ public final class RunOptions {
             throw new BadInputException("--standby applies to runs with --plan");
         }
         return standby;
+    }
+
+    /** {@code --dry-run}: the plan checked and its schedule printed, nothing run. */
+    public boolean dryRun() {
+        if (dryRun && plan == null) {
+            throw new BadInputException("--dry-run applies to runs with --plan");
+        }
+        return dryRun;
     }
 
     private boolean rolesOwnClients;

@@ -31,6 +31,7 @@ public final class HostCommand {
     private Path directory;
     private final List<String> removedPrefixes = new ArrayList<>();
     private final Map<String, String> environment = new LinkedHashMap<>();
+    private boolean wholeTree;
 
     private HostCommand(List<String> command) {
         if (command.isEmpty()) {
@@ -69,6 +70,20 @@ public final class HostCommand {
         return this;
     }
 
+    public HostCommand env(Map<String, String> variables) {
+        environment.putAll(variables);
+        return this;
+    }
+
+    /**
+     * When killed (time limit, interrupt), its descendants are killed too: a shell's commands, which would otherwise
+     * run on after the shell. Off by default: a program that starts a server on purpose (pg_ctl) must not take it down.
+     */
+    public HostCommand killingItsChildren() {
+        wholeTree = true;
+        return this;
+    }
+
     public List<String> command() {
         return command;
     }
@@ -85,11 +100,11 @@ public final class HostCommand {
             try {
                 finished = process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                process.destroyForcibly();
+                kill(process);
                 throw e;
             }
             if (!finished) {
-                process.destroyForcibly();
+                kill(process);
                 process.waitFor(5, TimeUnit.SECONDS);
             }
             return new Outcome(this, finished ? process.exitValue() : -1, !finished,
@@ -97,6 +112,14 @@ public final class HostCommand {
         } finally {
             Files.deleteIfExists(output);
         }
+    }
+
+    private void kill(Process process) {
+        if (wholeTree) {
+            // Children first, listed while the parent is alive (once it is gone they are reparented and lost).
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        }
+        process.destroyForcibly();
     }
 
     /**
@@ -132,6 +155,12 @@ public final class HostCommand {
 
         public boolean succeeded() {
             return !timedOut && exitCode == 0;
+        }
+
+        /** The last {@code count} lines it printed (fewer when it printed fewer), without trailing blank lines. */
+        public List<String> lastLines(int count) {
+            List<String> lines = output.strip().isEmpty() ? List.of() : output.stripTrailing().lines().toList();
+            return lines.subList(Math.max(0, lines.size() - count), lines.size());
         }
 
         /** One line saying why it did not succeed, with the end of its output. */

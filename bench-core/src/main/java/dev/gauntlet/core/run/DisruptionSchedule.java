@@ -78,6 +78,19 @@ final class DisruptionSchedule {
             ended = clock.seconds(System.nanoTime());
         }
 
+        /** The end of the run: its undo, once, when it started. */
+        void undo() {
+            if (started == null) {
+                return;
+            }
+            try {
+                plan.disruption().undo(notes::add);
+            } catch (Exception | LinkageError e) {
+                failed = true;
+                notes.add("undoing " + plan.disruption().name() + " failed: " + e);
+            }
+        }
+
         DisruptionRecord record() {
             Double plannedEnd = plan.length() == null ? null
                     : (plan.at().toNanos() + plan.length().toNanos()) / 1e9;
@@ -121,7 +134,10 @@ final class DisruptionSchedule {
         return !stopping.getAsBoolean();
     }
 
-    /** Called when the run has ended: nothing stays disrupted; what each disruption did, in plan order. */
+    /**
+     * Called when the run has ended: nothing stays disrupted (each one still on switched off, then every one that
+     * started undone); what each disruption did, in plan order.
+     */
     List<DisruptionRecord> finish() throws InterruptedException {
         for (Scheduled s : scheduled) {
             if (s.thread == null) {
@@ -130,6 +146,7 @@ final class DisruptionSchedule {
             s.thread.interrupt();
             s.thread.join(TimeUnit.SECONDS.toMillis(30));
             s.switchOff();
+            s.undo();
         }
         return scheduled.stream().map(Scheduled::record).toList();
     }

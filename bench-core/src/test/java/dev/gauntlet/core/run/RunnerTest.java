@@ -583,6 +583,54 @@ class RunnerTest {
     }
 
     @Test
+    void everyDisruptionThatStartedIsUndoneAtTheEndEvenAfterItFailed() throws Exception {
+        List<String> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        class Recorded implements Disruption {
+            final String name;
+            final boolean fails;
+
+            Recorded(String name, boolean fails) {
+                this.name = name;
+                this.fails = fails;
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void start(Log log) {
+                events.add(name + " start");
+                if (fails) {
+                    throw new IllegalStateException("exit 1");
+                }
+            }
+
+            @Override
+            public void undo(Log log) {
+                events.add(name + " undo");
+                log.note("undone");
+            }
+        }
+        RunPlan plan = RunPlan.builder().role(Role.closedLoop(Role.CLIENTS, 1)).duration(Duration.ofMillis(500))
+                .disruption(new Recorded("fails", true), Duration.ofMillis(100), null)
+                .disruption(new Recorded("works", false), Duration.ofMillis(200), Duration.ofMillis(100))
+                .disruption(new Recorded("never", false), Duration.ofMinutes(5), null).build();
+        RunRecord r = new Runner<>(plan, workload(() -> Step.now(sleeping(2))), SyntheticTarget.direct(),
+                RunListener.NONE, null).run();
+        assertEquals(List.of("fails start", "works start", "fails undo", "works undo"), events,
+                "undone once, at the end, only those that started");
+        var byName = r.disruptions().stream().collect(java.util.stream.Collectors.toMap(
+                dev.gauntlet.core.result.DisruptionRecord::name, d -> d));
+        assertEquals("failed", byName.get("fails").outcome());
+        assertTrue(byName.get("fails").notes().contains("undone"), byName.get("fails").toString());
+        assertEquals("done", byName.get("works").outcome());
+        assertEquals("not started", byName.get("never").outcome());
+        assertNull(r.fatalError(), "a failing disruption does not end the run");
+    }
+
+    @Test
     void aRoleThatStartsAfterAnotherWaitsUntilEveryClientOfItIsReady() throws Exception {
         // Readers take 150 ms over their first poll (connecting, say); writers wait for all three, and their
         // open-loop schedule starts then, so no write is due, or late, before the readers are ready.

@@ -83,7 +83,7 @@ public record AdversityPlan(String name, String description, Standby standby, Re
                                 + Durations.format(at) + (d.length() == null ? "" : " for " + Durations.format(d.length()))
                                 + " does not fit in the phase's " + Durations.format(phase.length()));
                     }
-                    all.add(new ScheduledDisruption(name, d, phaseStart.plus(at), d.length()));
+                    all.add(new ScheduledDisruption(name, phase.name(), d, phaseStart.plus(at), d.length()));
                 }
             }
             phaseStart = phaseStart.plus(phase.length());

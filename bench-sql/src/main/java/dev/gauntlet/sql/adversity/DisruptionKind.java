@@ -51,7 +51,11 @@ public enum DisruptionKind {
             "the primary stopped for LENGTH (immediate shutdown); the standby promoted after PROMOTE-AFTER; "
                     + "the old primary rebuilt as the new standby when it returns. HOLD-STANDBY > 0: the primary's "
                     + "WAL sender to the standby is first held (SIGSTOP) that long, so an asynchronous standby falls behind and "
-                    + "the failover loses the last commits (a synchronous one holds the commits back instead)");
+                    + "the failover loses the last commits (a synchronous one holds the commits back instead)"),
+    COMMAND("command", Need.DRIVER_SHELL, true, Length.OPTIONAL, Duration.ofSeconds(15),
+            Map.of("start", "", "stop", "", "undo", "", "timeout", "60s"), Set.of("stop", "undo"),
+            "the user's own commands through sh on the driver's machine: START at the planned time, STOP after "
+                    + "LENGTH (a STOP needs a LENGTH), UNDO at the end of the run; each within TIMEOUT");
 
     /** What a disruption needs of the system under test. */
     public enum Need {
@@ -64,7 +68,9 @@ public enum DisruptionKind {
         /** A standby to fail over to: the embedded topology with standby sync or async. */
         STANDBY("a standby to fail over to (the embedded topology with standby: sync or async)"),
         /** Toxiproxy between driver and database. */
-        TOXIPROXY("Toxiproxy between driver and database");
+        TOXIPROXY("Toxiproxy between driver and database"),
+        /** A shell on the driver's machine, for the user's own commands: any target. */
+        DRIVER_SHELL("a shell on the driver's machine");
 
         private final String description;
 
@@ -77,8 +83,8 @@ public enum DisruptionKind {
         }
     }
 
-    /** Whether the plan gives a disruption of this kind a length. */
-    public enum Length { NONE, REQUIRED }
+    /** Whether the plan gives a disruption of this kind a length: never, always, or as it chooses. */
+    public enum Length { NONE, REQUIRED, OPTIONAL }
 
     private final String label;
     private final Need need;
@@ -86,16 +92,23 @@ public enum DisruptionKind {
     private final Length length;
     private final Duration footprint;
     private final Map<String, String> options;
+    private final Set<String> optional;
     private final String description;
 
     DisruptionKind(String label, Need need, boolean exclusive, Length length, Duration footprint,
                    Map<String, String> options, String description) {
+        this(label, need, exclusive, length, footprint, options, Set.of(), description);
+    }
+
+    DisruptionKind(String label, Need need, boolean exclusive, Length length, Duration footprint,
+                   Map<String, String> options, Set<String> optional, String description) {
         this.label = label;
         this.need = need;
         this.exclusive = exclusive;
         this.length = length;
         this.footprint = footprint;
         this.options = Map.copyOf(options);
+        this.optional = Set.copyOf(optional);
         this.description = description;
     }
 
@@ -113,21 +126,32 @@ public enum DisruptionKind {
         return exclusive;
     }
 
-    public boolean takesLength() {
+    /** Whether a disruption of this kind must have a length. */
+    public boolean needsLength() {
         return length == Length.REQUIRED;
     }
 
+    /** Whether a disruption of this kind may have a length. */
+    public boolean takesLength() {
+        return length != Length.NONE;
+    }
+
     /**
-     * How long an event of this kind (no length) keeps the system disturbed, for the overlap check: a restart takes
+     * How long an event of this kind (no length given) keeps the system disturbed, for the overlap check: a restart takes
      * its server down for seconds after it was asked. Null for kinds with a length or no footprint.
      */
     public Duration footprint() {
         return footprint;
     }
 
-    /** Its options and their defaults; an empty default means the option is required. */
+    /** Its options and their defaults; an empty default means the option is required, unless it is optional. */
     public Map<String, String> options() {
         return options;
+    }
+
+    /** Whether an option with no default may be left out ({@code stop} and {@code undo} of a command). */
+    public boolean optional(String option) {
+        return optional.contains(option);
     }
 
     public String description() {

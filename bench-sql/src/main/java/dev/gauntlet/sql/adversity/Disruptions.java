@@ -2,6 +2,7 @@ package dev.gauntlet.sql.adversity;
 
 import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.core.run.DisruptionPlan;
+import java.nio.file.Path;
 import java.util.List;
 
 /** Makes the runner's disruptions from a schedule, each acting on the system under test. */
@@ -11,10 +12,16 @@ public final class Disruptions {
     }
 
     public static List<DisruptionPlan> plans(List<ScheduledDisruption> schedule, SystemUnderTest system) {
-        return schedule.stream().map(s -> new DisruptionPlan(of(s, system), s.at(), s.length())).toList();
+        return plans(schedule, system, null);
     }
 
-    static Disruption of(ScheduledDisruption s, SystemUnderTest system) {
+    /** @param directory where command disruptions' commands run (the plan file's directory); null: the current one */
+    public static List<DisruptionPlan> plans(List<ScheduledDisruption> schedule, SystemUnderTest system,
+                                             Path directory) {
+        return schedule.stream().map(s -> new DisruptionPlan(of(s, system, directory), s.at(), s.length())).toList();
+    }
+
+    static Disruption of(ScheduledDisruption s, SystemUnderTest system, Path directory) {
         DisruptionSpec spec = s.spec();
         String name = s.name();
         return switch (spec.kind()) {
@@ -31,6 +38,7 @@ public final class Disruptions {
             case TERMINATE_SESSIONS -> new TerminateSessions(name, system);
             case ZONE_OUTAGE -> new ZoneOutage(name, system, spec.durationOption("promote-after"),
                     spec.durationOption("hold-standby"));
+            case COMMAND -> new CommandDisruption(s, system, directory);
         };
     }
 }

@@ -198,11 +198,14 @@ public final class PlanFile {
         keys(node, allowed, where);
         Duration at = duration(node, "at", where, Duration.ZERO);
         Duration length = duration(node, "length", where, null);
-        if (kind.takesLength() && (length == null || length.isZero())) {
+        if (kind.needsLength() && (length == null || length.isZero())) {
             throw fail(where + ": needs a positive length");
         }
         if (!kind.takesLength() && length != null) {
             throw fail(where + ": runs to completion and takes no length");
+        }
+        if (length != null && length.isZero()) {
+            throw fail(where + ": a length must be positive");
         }
         int repeat = 1;
         if (node.has("repeat")) {
@@ -232,7 +235,7 @@ public final class PlanFile {
             JsonNode v = node.get(o.getKey());
             if (v != null && !v.isNull()) {
                 options.put(o.getKey(), v.isArray() ? join(v) : v.asText());
-            } else if (o.getValue().isEmpty()) {
+            } else if (o.getValue().isEmpty() && !kind.optional(o.getKey())) {
                 throw fail(where + ": needs " + o.getKey());
             }
         }
@@ -243,6 +246,9 @@ public final class PlanFile {
         DisruptionSpec spec = new DisruptionSpec(kind, name, at, length, repeat, every == null ? Duration.ZERO : every,
                 random, until, options);
         checkOptions(spec, where);
+        if (kind == DisruptionKind.COMMAND && !spec.option("stop").isBlank() && length == null) {
+            throw fail(where + ": a stop command needs a length (when to run it); without one the command is an event");
+        }
         return spec;
     }
 
@@ -253,6 +259,16 @@ public final class PlanFile {
             try {
                 switch (option) {
                     case "every", "latency", "jitter", "promote-after", "hold-standby" -> Durations.parse(value);
+                    case "timeout" -> {
+                        if (Durations.parse(value).isZero()) {
+                            throw new IllegalArgumentException("must be positive");
+                        }
+                    }
+                    case "start" -> {
+                        if (value.isBlank()) {
+                            throw new IllegalArgumentException("is empty; give the command to run");
+                        }
+                    }
                     case "share" -> DisruptionSpec.share(value);
                     case "rate" -> {
                         if (!(Double.parseDouble(value) > 0)) {

@@ -52,6 +52,14 @@ public final class SystemUnderTest {
         return given;
     }
 
+    /** The target's servers as the workload reaches them (straight, not through a proxy): the given URL's, or the embedded ones, primary first. */
+    public TargetHosts hosts() {
+        if (local != null) {
+            return TargetHosts.local(local.ports(), database);
+        }
+        return TargetHosts.ofUrl(given.url()).orElse(null);
+    }
+
     public Optional<ReplicatedPostgres> local() {
         return Optional.ofNullable(local);
     }
@@ -71,6 +79,7 @@ public final class SystemUnderTest {
                     + (local == null ? "; with --url only SQL-level disruptions run" : "; the plan says standby: none"));
             case TOXIPROXY -> toxiproxy != null ? Optional.empty()
                     : Optional.of("they need " + need.description() + ", which is not running");
+            case DRIVER_SHELL -> Optional.empty();
         };
     }
 }

@@ -17,9 +17,11 @@ import dev.gauntlet.sql.adversity.DisruptionKind;
 import dev.gauntlet.sql.adversity.Disruptions;
 import dev.gauntlet.sql.adversity.PlanFile;
 import dev.gauntlet.sql.adversity.RecoveryAnalysis;
+import dev.gauntlet.sql.adversity.ScheduleListing;
 import dev.gauntlet.sql.adversity.ScheduledDisruption;
 import dev.gauntlet.sql.adversity.Standby;
 import dev.gauntlet.sql.adversity.SystemUnderTest;
+import dev.gauntlet.sql.adversity.TargetHosts;
 import dev.gauntlet.sql.adversity.Toxiproxy;
 import dev.gauntlet.sql.observe.ServerHealth;
 import dev.gauntlet.sql.observe.WalBytes;
@@ -175,26 +177,45 @@ final class AdversityRun implements AutoCloseable {
     /** The given URL with every host replaced by a Toxiproxy proxy in front of it. */
     private String throughProxies(String url) throws IOException {
         Matcher m = URL.matcher(url);
-        if (!m.matches()) {
+        TargetHosts given = TargetHosts.ofUrl(url).orElse(null);
+        if (!m.matches() || given == null) {
             throw new BadInputException("--url " + Redaction.url(url) + ": network disruptions need a "
                     + "jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]/DATABASE URL");
         }
         StringBuilder hosts = new StringBuilder();
-        for (String hostPort : m.group(1).split(",")) {
-            int colon = hostPort.lastIndexOf(':');
-            String host = colon > 0 ? hostPort.substring(0, colon) : hostPort;
-            int port = colon > 0 ? Integer.parseInt(hostPort.substring(colon + 1)) : 5432;
-            int proxied = toxiproxy.proxy("postgres-" + host.replaceAll("\\W", "_") + "-" + port, host, port);
+        for (TargetHosts.HostPort server : given.hosts()) {
+            int proxied = toxiproxy.proxy("postgres-" + server.host().replaceAll("\\W", "_") + "-" + server.port(),
+                    server.host(), server.port());
             hosts.append(hosts.length() == 0 ? "" : ",").append("127.0.0.1:").append(proxied);
         }
         return "jdbc:postgresql://" + hosts + (m.group(2) == null ? "/" : m.group(2));
+    }
+
+    /**
+     * {@code --dry-run}: the schedule printed on {@code out} (the target's hosts from {@code --url}, without
+     * connecting), nothing started.
+     */
+    void dryRun(ConnectionOptions connection, PrintStream out) {
+        TargetHosts hosts = null;
+        if (!connection.embedded()) {
+            hosts = TargetHosts.ofUrl(connection.url).orElseThrow(() -> new BadInputException("--url '"
+                    + Redaction.url(connection.url) + "' is not a jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]"
+                    + "/DATABASE URL"));
+        }
+        ScheduleListing.write(plan, file.toString(), schedule, hosts, commandDirectory(), out);
+    }
+
+    /** Where the plan's commands run: the plan file's directory; the current one for a shipped plan read by name. */
+    private Path commandDirectory() {
+        Path parent = file.toAbsolutePath().getParent();
+        return java.nio.file.Files.isRegularFile(file) && parent != null ? parent : null;
     }
 
     /** The base plan with the plan file's phases and disruptions, reported every second unless told otherwise. */
     RunPlan apply(RunPlan base, boolean reportEveryGiven) {
         RunPlan.Builder b = base.toBuilder();
         plan.phasePlans().forEach(b::phase);
-        for (DisruptionPlan d : Disruptions.plans(schedule, system)) {
+        for (DisruptionPlan d : Disruptions.plans(schedule, system, commandDirectory())) {
             b.disruption(d.disruption(), d.at(), d.length());
         }
         if (!reportEveryGiven) {

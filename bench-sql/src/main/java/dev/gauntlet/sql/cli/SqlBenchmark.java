@@ -268,6 +268,12 @@ public final class SqlBenchmark<P> {
                         + (search != null ? " or a search" : ""));
             }
             adversity = AdversityRun.prepare(options.planFile(), options.standby(), connection, options.seed());
+            if (options.dryRun()) {
+                adversity.dryRun(connection, out);
+                return ExitCode.OK;
+            }
+        } else {
+            options.dryRun();
         }
         Path outDir = OutputDirectory.check(options.out() != null ? options.out()
                 : OutputDirectory.defaultFor(workloadName, experiment == null ? null : "experiment"));

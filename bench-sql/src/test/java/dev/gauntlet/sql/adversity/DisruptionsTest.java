@@ -86,7 +86,7 @@ class DisruptionsTest {
         AdversityPlan plan = PlanFile.parse("t.yaml", "phases:\n  - name: p\n    length: 10m\n    disruptions:\n      - "
                 + yamlDisruption + "\n");
         ScheduledDisruption s = plan.schedule(1).get(0);
-        return Disruptions.of(s, system);
+        return Disruptions.of(s, system, null);
     }
 
     /** The server takes a write and answers a read, through the workload's URL. */

@@ -43,7 +43,7 @@ class FrozenDiskTest {
             }
             SystemUnderTest system = new SystemUnderTest(null, "postgres", servers, null);
             Disruption stall = Disruptions.of(PlanFile.parse("t.yaml", "phases: [{name: p, length: 1m, "
-                    + "disruptions: [{kind: disk-stall, length: 30s}]}]").schedule(1).get(0), system);
+                    + "disruptions: [{kind: disk-stall, length: 30s}]}]").schedule(1).get(0), system, null);
             List<String> notes = new ArrayList<>();
             try (Connection reader = connect(url); Connection writer = connect(url)) {
                 stall.start(notes::add);
