@@ -69,6 +69,10 @@ public final class Lifecycle {
             cycleStart = attempt.intendedEpochNanos();
             EventBatch events = EventBatch.draw(random, batch, cycleStart / 1_000_000);
             int n = events.size();
+            // Said before the statement runs: in auto-commit, a connection lost while it runs (the request sent, the
+            // answer lost) leaves these events maybe added, and the ledger must know their ids.
+            attempt.afterCommit(() -> ledger.added(events.ids, n));
+            attempt.ifCommitUnknown(() -> ledger.maybeAdded(events.ids, n));
             try (PreparedStatement ps = c.prepareStatement(variant.addSql())) {
                 events.bind(ps, c);
                 int statuses = ps.executeUpdate();
@@ -77,8 +81,6 @@ public final class Lifecycle {
                 }
             }
             attempt.count("events", n);
-            attempt.afterCommit(() -> ledger.added(events.ids, n));
-            attempt.ifCommitUnknown(() -> ledger.maybeAdded(events.ids, n));
         }
     }
 
