@@ -5,15 +5,19 @@ import dev.gauntlet.core.history.ResultStoreException;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.RunReport;
+import dev.gauntlet.core.result.FullTimeline;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
+import dev.gauntlet.core.result.TimelineFile;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.core.run.PhaseProbe;
 import dev.gauntlet.core.run.Probe;
+import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
 import dev.gauntlet.core.run.Runner;
@@ -31,7 +35,8 @@ import java.util.stream.Collectors;
 /**
  * One benchmark run from the command line's point of view: announce it, run it with a live progress line,
  * survive Ctrl-C, and leave {@code result.json}, {@code report.md}, charts, {@code dashboard.html} (runs with
- * reporting intervals) and the interval log in the output directory. Every workload's {@code run} command ends here.
+ * reporting intervals), the full timeline ({@code timeline.jsonl.gz}, every interval written as it closes) and the
+ * interval log in the output directory. Every workload's {@code run} command ends here.
  */
 public final class Benchmark {
 
@@ -105,14 +110,17 @@ public final class Benchmark {
         }, "gauntlet-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
-                tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()))) {
-            runner.set(new Runner<>(plan, spec.workload(), spec.target(), spec.progress().apply(out), log,
-                    spec.probes()));
+                tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()));
+             TimelineFile.Writer timeline = TimelineFile.create(dir.resolve(TimelineFile.NAME))) {
+            RunListener listener = RunListener.both(spec.progress().apply(out), writingTo(timeline));
+            runner.set(new Runner<>(plan, spec.workload(), spec.target(), listener, log, spec.probes()));
             RunRecord record = runner.get().run();
+            timeline.close();
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).
-            RunResult measured = toResult(spec, record).toBuilder().labels(labels).build();
+            RunResult measured = toResult(spec, record).toBuilder().labels(labels)
+                    .fullTimeline(new FullTimeline(TimelineFile.NAME, timeline.count())).build();
             ResultFile.write(measured, dir.resolve(ResultFile.NAME));
-            RunResult result = spec.finish().apply(measured);
+            RunResult result = spec.finish().apply(measured, Timeline.of(measured, dir));
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
             boolean dashboard = !result.intervals().isEmpty();
@@ -163,6 +171,21 @@ public final class Benchmark {
                 // Ctrl-C: the hook is running and now sees the results written.
             }
         }
+    }
+
+    /** Each interval into the timeline file as it closes, so the run keeps none of them in memory for it. */
+    private static RunListener writingTo(TimelineFile.Writer timeline) {
+        return new RunListener() {
+            @Override
+            public void onInterval(dev.gauntlet.core.result.Interval interval, Map<String, Long> cumulativeCounts,
+                                   double phaseSeconds) {
+                timeline.append(interval);
+            }
+
+            @Override
+            public void onPhaseEnd(Phase phase) {
+            }
+        };
     }
 
     private ResultStore openStore() {

@@ -102,7 +102,9 @@ public final class ReportCommand implements Callable<Integer> {
                 "Writes dashboard.html in a run directory from its result.json: the run's timeline as interactive "
                         + "charts (throughput, p90/p95/p99 latency, failures by class, gauges) that zoom together and "
                         + "show exact values under the cursor, phases and disruptions marked on each, and tables per "
-                        + "phase and per disruption.",
+                        + "phase and per disruption. Every interval is drawn: from timeline.jsonl.gz beside "
+                        + "result.json when the result names it (a long run's result keeps its intervals "
+                        + "downsampled), else from result.json's own.",
                 "The page is one self-contained file (charts drawn by uPlot, inlined): it opens from disk in any "
                         + "browser, with no network. Runs write it themselves; use this for results written before "
                         + "dashboards, or after upgrading Gauntlet. An existing dashboard.html is replaced at once."},

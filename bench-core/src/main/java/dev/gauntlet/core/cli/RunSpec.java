@@ -7,6 +7,7 @@ import java.util.function.Function;
 
 import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
 import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Target;
@@ -32,7 +33,8 @@ import java.util.function.UnaryOperator;
  * @param environment what ran it (database version, machine); null: the machine only
  * @param outDir      where {@code result.json}, {@code report.md}, charts and the interval log go; null:
  *                    {@code results/<workload>-<timestamp>-<id>}
- * @param finish      finishing work on the measured result (metrics, checks); it is on disk before this starts
+ * @param finish      finishing work on the measured result (metrics, checks), given the run's every reporting interval
+ *                    too (the result may keep them downsampled); the result is on disk before this starts
  * @param probes      phase probes (a server-side count read at every phase boundary, besides driver CPU) and gauge
  *                    probes (server figures sampled every interval)
  * @param progress    what is printed while the run goes, given the console (default: {@link ProgressPrinter}, the
@@ -40,7 +42,7 @@ import java.util.function.UnaryOperator;
  */
 public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, String variant,
                          Map<String, Object> parameters, Environment environment, Path outDir,
-                         UnaryOperator<RunResult> finish, List<Probe> probes,
+                         Finish finish, List<Probe> probes,
                          Function<PrintStream, RunListener> progress) {
 
     public RunSpec {
@@ -53,9 +55,19 @@ public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, S
         Objects.requireNonNull(progress, "progress");
     }
 
+    /**
+     * Finishing work on a measured result: metrics and checks added, recovery judged. {@code timeline} is every
+     * reporting interval of the run, read from its file one at a time (a long run's result keeps them downsampled).
+     */
+    @FunctionalInterface
+    public interface Finish {
+        RunResult apply(RunResult measured, Timeline timeline);
+    }
+
     /** A run with no variant, parameters, finishing work or probes, writing to the default output directory. */
     public static <S> RunSpec<S> of(RunPlan plan, Workload<S> workload, Target<S> target) {
-        return new RunSpec<>(plan, workload, target, null, Map.of(), null, null, r -> r, List.of(), ProgressPrinter::new);
+        return new RunSpec<>(plan, workload, target, null, Map.of(), null, null, (r, t) -> r, List.of(),
+                ProgressPrinter::new);
     }
 
     public RunSpec<S> variant(String name) {
@@ -77,7 +89,14 @@ public record RunSpec<S>(RunPlan plan, Workload<S> workload, Target<S> target, S
         return new RunSpec<>(plan, workload, target, variant, parameters, environment, dir, finish, probes, progress);
     }
 
+    /** Finishing work that needs the measured result alone. */
     public RunSpec<S> finish(UnaryOperator<RunResult> work) {
+        Objects.requireNonNull(work, "finish");
+        return finish((measured, timeline) -> work.apply(measured));
+    }
+
+    /** Finishing work that reads the run's every reporting interval too (recovery judged second by second). */
+    public RunSpec<S> finish(Finish work) {
         return new RunSpec<>(plan, workload, target, variant, parameters, environment, outDir, work, probes, progress);
     }
 

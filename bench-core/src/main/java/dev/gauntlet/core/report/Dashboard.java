@@ -1,6 +1,5 @@
 package dev.gauntlet.core.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.DisruptionRecord;
@@ -9,7 +8,14 @@ import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
+import java.io.FilterWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,14 +28,24 @@ import java.util.TreeMap;
  * any time window and show exact values under the cursor, with phases as shaded bands and disruptions (and when the
  * workload recovered from each) marked on every chart, named above each plot in labels that are laid out again at
  * every zoom so that none overprints another; beside the charts, the disruptions as a list, each zooming every chart
- * to it; then tables per phase and per disruption. Rendered from the {@link RunResult} alone, like report.md.
+ * to it; then tables per phase and per disruption. Rendered from the {@link RunResult} alone, like report.md, and
+ * its full {@link Timeline}: every reporting interval, from the run's timeline file when the result keeps them
+ * downsampled (a long run's).
+ *
+ * <p>However long the run, the page draws each chart with about two points per pixel of its width: where an interval
+ * range holds more intervals than that, each bucket of them is drawn by its minimum and maximum (in the order they
+ * came), so no spike and no drop disappears; zoomed in far enough, every interval is drawn. The page holds every
+ * interval's values once (a 12-hour run at one-second intervals: 43,200 points a series) and downsamples in the
+ * browser at every zoom (dashboard.js).
  *
  * <p>The page is self-contained: uPlot, the page's script and stylesheet, and the run's chart data are inlined, so it
  * opens from disk with no network and can be mailed or archived as one file. Text from the result (names, notes) is
  * escaped: in the tables as HTML, and in the inlined data every {@code <} is written {@code \u003c}, so no value can
- * end the data's {@code <script>} element. After drawing, the page sets {@code data-rendered} (charts drawn) and
- * {@code data-points} (points per series, one per interval) on its body; a script error is shown at the top of the
- * page and sets {@code data-error}.
+ * end the data's {@code <script>} element. After drawing, the page sets {@code data-rendered} (charts drawn),
+ * {@code data-points} (points per series, one per interval), {@code data-drawn-points} (the points each chart draws
+ * at the current zoom) and {@code data-load-ms} (milliseconds from navigation until every chart first drew, by
+ * {@code performance.now()}) on its body; a script error is shown at the top of the page and sets
+ * {@code data-error}.
  */
 public final class Dashboard {
 
@@ -40,26 +56,47 @@ public final class Dashboard {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RunResult run;
+    private final Timeline timeline;
     private final StringBuilder html = new StringBuilder();
 
-    private Dashboard(RunResult run) {
+    private Dashboard(RunResult run, Timeline timeline) {
         this.run = run;
+        this.timeline = timeline;
     }
 
-    /** The page. */
+    /** The page of the result's own intervals (a long run's downsampled). */
     public static String html(RunResult run) {
-        Dashboard d = new Dashboard(run);
-        d.page();
-        return d.html.toString();
+        return html(run, Timeline.of(run.intervals()));
     }
 
-    /** Writes {@code dashboard.html} into {@code dir} (created if missing), replacing any old one atomically. */
+    /** The page of every interval of {@code timeline}, the run's full timeline. */
+    public static String html(RunResult run, Timeline timeline) {
+        StringWriter page = new StringWriter();
+        try {
+            new Dashboard(run, timeline).page(page);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not throw
+        }
+        return page.toString();
+    }
+
+    /**
+     * Writes {@code dashboard.html} into {@code dir} (created if missing), replacing any old one atomically, from
+     * every interval of the run: its timeline file in {@code dir} when the result names one. The page is streamed
+     * to the file: the run's data (megabytes for a run of hours) is never held as one string.
+     */
     public static void write(RunResult run, Path dir) throws IOException {
-        AtomicFiles.writeString(dir.resolve(FILE), html(run));
+        Dashboard d = new Dashboard(run, Timeline.of(run, dir));
+        AtomicFiles.write(dir.resolve(FILE), out -> {
+            Writer page = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+            d.page(page);
+            page.flush();
+        });
     }
 
-    private void page() {
-        List<DashboardCharts.Chart> charts = DashboardCharts.of(run);
+    /** The page: everything but the data built as text, the data streamed between. */
+    private void page(Writer out) throws IOException {
+        DashboardCharts.Charts drawn = DashboardCharts.of(run, timeline);
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>").append(HtmlTable.escape(title())).append("</title>\n")
@@ -72,15 +109,16 @@ public final class Dashboard {
                 .append("<script>\n").append(InlineAsset.script(RESOURCES + "dashboard.js")).append("\n</script>\n");
         header();
         html.append("<main>\n");
-        timeline(charts);
+        timeline(drawn);
         phases();
         disruptions();
         metrics();
         html.append("</main>\n");
         html.append("<footer>").append(HtmlTable.escape(footer())).append("</footer>\n");
-        html.append("<script type=\"application/json\" id=\"run-data\">").append(data(charts)).append("</script>\n")
-                .append("<script>\n").append(UPlot.script()).append("\n</script>\n")
-                .append("</body>\n</html>\n");
+        html.append("<script type=\"application/json\" id=\"run-data\">");
+        out.write(html.toString());
+        data(drawn, out);
+        out.write("</script>\n<script>\n" + UPlot.script() + "\n</script>\n</body>\n</html>\n");
     }
 
     private String title() {
@@ -135,15 +173,25 @@ public final class Dashboard {
                 .append("</span><span class=\"name\">").append(HtmlTable.escape(name)).append("</span></div>\n");
     }
 
-    private void timeline(List<DashboardCharts.Chart> charts) {
+    private void timeline(DashboardCharts.Charts drawn) {
+        List<DashboardCharts.Chart> charts = drawn.charts();
         html.append("<section id=\"timeline\">\n<h2>Timeline</h2>\n");
         if (charts.isEmpty()) {
             html.append("<p>No reporting intervals were recorded, so there is no time series.</p>\n")
                     .append("<div id=\"charts\"></div>\n</section>\n");
             return;
         }
-        html.append("<p class=\"hint\">").append(Figures.count(run.intervals().size()))
-                .append(" reporting intervals. Drag across a chart to zoom into a time window (every chart follows); "
+        if (timeline.downsampled()) {
+            html.append("<p class=\"notice\">The run's timeline file").append(run.fullTimeline() == null ? ""
+                            : " (" + HtmlTable.escape(run.fullTimeline().file()) + ")")
+                    .append(" is not beside its result: these are the result's ").append(Figures.count(drawn.points()))
+                    .append(" downsampled intervals, each merging consecutive ones, of the run's ")
+                    .append(Figures.count(run.reportingIntervals())).append(".</p>\n");
+        }
+        html.append("<p class=\"hint\">").append(Figures.count(drawn.points()))
+                .append(" reporting intervals; where a chart has more of them than it has room for, it draws each "
+                        + "stretch by its lowest and highest value, and every interval once zoomed in. Drag across a "
+                        + "chart to zoom into a time window (every chart follows); "
                         + "double-click a chart or press Reset zoom to see the whole run. Hover for exact values; "
                         + "click a legend entry to hide its line. Shaded bands are the phases, red spans the "
                         + "disruptions, green dashed lines when the workload was back to its baseline; their names "
@@ -261,11 +309,14 @@ public final class Dashboard {
                 + ". Charts drawn with uPlot (MIT licence), inlined.";
     }
 
-    /** The charts and what every chart marks, as JSON safe inside a script element. */
-    private String data(List<DashboardCharts.Chart> charts) {
+    /**
+     * The charts and what every chart marks, as JSON safe inside a script element (every {@code <} written
+     * {@code \u003c}: in JSON it can only be inside a string), streamed to {@code out}.
+     */
+    private void data(DashboardCharts.Charts drawn, Writer out) throws IOException {
         Map<String, Object> data = new LinkedHashMap<>();
-        data.put("x", DashboardCharts.x(run));
-        data.put("charts", charts);
+        data.put("x", drawn.x());
+        data.put("charts", drawn.charts());
         List<Map<String, Object>> phases = new ArrayList<>();
         for (Phase p : run.phases()) {
             Map<String, Object> phase = new LinkedHashMap<>();
@@ -290,10 +341,49 @@ public final class Dashboard {
             disruptions.add(d);
         }
         data.put("disruptions", disruptions);
-        try {
-            return JSON.writeValueAsString(data).replace("<", "\\u003c");
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the dashboard's data", e);
+        JSON.writeValue(new LessThanEscaped(out), data);
+    }
+
+    /** Text with every {@code <} written {@code \u003c}, so no value can end the script element holding it. */
+    private static final class LessThanEscaped extends FilterWriter {
+
+        private static final String ESCAPED = "\\u003c";
+
+        LessThanEscaped(Writer out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int c) throws IOException {
+            if (c == '<') {
+                out.write(ESCAPED);
+            } else {
+                out.write(c);
+            }
+        }
+
+        @Override
+        public void write(char[] text, int offset, int length) throws IOException {
+            int from = offset;
+            for (int i = offset; i < offset + length; i++) {
+                if (text[i] == '<') {
+                    out.write(text, from, i - from);
+                    out.write(ESCAPED);
+                    from = i + 1;
+                }
+            }
+            out.write(text, from, offset + length - from);
+        }
+
+        @Override
+        public void write(String text, int offset, int length) throws IOException {
+            write(text.toCharArray(), offset, length);
+        }
+
+        /** The page goes on after the data: the JSON writer's close is only a flush. */
+        @Override
+        public void close() throws IOException {
+            flush();
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.gauntlet.core.report;
 
 import dev.gauntlet.core.result.Interval;
-import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
 import java.util.ArrayList;
@@ -13,8 +12,10 @@ import java.util.TreeMap;
 /**
  * One phase of a run with what its intervals add up to: the failures by class ({@code connection}, {@code timeout},
  * {@code retried}...) and the unavailable seconds, the summed length of its intervals in which no operation of any
- * kind committed. Intervals close at every phase boundary, so each interval belongs to exactly one phase: the one of
- * its name (and, when a plan names several phases alike, the one whose stretch holds the interval's end).
+ * kind committed (a long run's result keeps its intervals downsampled, each with the unavailable seconds of those it
+ * merges, so the figure is the reporting intervals'). Intervals close at every phase boundary, so each interval
+ * belongs to exactly one phase: the one of its name (and, when a plan names several phases alike, the one whose
+ * stretch holds the interval's end).
  */
 record PhaseSummary(Phase phase, Map<String, Long> failures, double unavailableSeconds) {
 
@@ -36,9 +37,7 @@ record PhaseSummary(Phase phase, Map<String, Long> failures, double unavailableS
                     continue;
                 }
                 i.failures().forEach((failureClass, n) -> failures.merge(failureClass, n, Long::sum));
-                if (i.operations().values().stream().mapToLong(IntervalOperation::count).sum() == 0) {
-                    unavailable += i.seconds();
-                }
+                unavailable += i.unavailableSeconds();
             }
             summaries.add(new PhaseSummary(phase, failures, unavailable));
         }

@@ -398,8 +398,15 @@ public final class RunReport {
             md.append("No reporting intervals were recorded, so there is no time series.\n\n");
             return;
         }
-        md.append(Figures.count(run.intervals().size())).append(" reporting intervals")
-                .append(run.phases().size() < 2 ? "" : "; shaded bands mark the phases").append(".\n\n");
+        md.append(Figures.count(run.reportingIntervals())).append(" reporting intervals");
+        if (run.intervals().size() < run.reportingIntervals()) {
+            md.append(", charted here as the result keeps them: ").append(Figures.count(run.intervals().size()))
+                    .append(", each merging consecutive ones (every interval is in ")
+                    .append(run.fullTimeline() == null ? "the run's timeline file"
+                            : "`" + run.fullTimeline().file() + "`")
+                    .append(", drawn by `dashboard.html`)");
+        }
+        md.append(run.phases().size() < 2 ? "" : "; shaded bands mark the phases").append(".\n\n");
         if (charts.contains(TimelineCharts.THROUGHPUT)) {
             md.append("![Throughput per operation over time](").append(TimelineCharts.THROUGHPUT).append(")\n\n");
         }

@@ -222,14 +222,20 @@ final class TimelineCharts {
     }
 
     /**
-     * Read from the interval's (or phase's) histogram when it has one, so the figures do not depend on a stored unit;
-     * else the stored figures, with p90 NaN when the result predates it.
+     * The percentiles an interval (or phase) records, as {@link LatencySummary#of} read them from its histogram when it
+     * was written (every result since p90 was recorded: mean and p99.9 are not kept, and read 0); for an older one,
+     * read from its histogram when it has one, so the figures do not depend on a stored unit; else the stored figures,
+     * with p90 NaN. Reading the stored figures spares decoding a histogram per interval, which a 12-hour timeline
+     * cannot afford.
      */
     static LatencySummary percentiles(IntervalOperation o) {
+        if (o.p90() != null) {
+            return new LatencySummary(0, o.p50(), o.p90(), o.p95(), o.p99(), 0, o.max());
+        }
         if (o.histogram() != null) {
             return LatencySummary.of(HistogramCodec.decode(o.histogram()));
         }
-        return new LatencySummary(0, o.p50(), o.p90() == null ? Double.NaN : o.p90(), o.p95(), o.p99(), 0, o.max());
+        return new LatencySummary(0, o.p50(), Double.NaN, o.p95(), o.p99(), 0, o.max());
     }
 
     /**

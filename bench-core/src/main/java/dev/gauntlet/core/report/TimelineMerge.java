@@ -22,6 +22,9 @@ import org.HdrHistogram.Histogram;
  * The merged result's timeline, for {@link ResultMerge}: intervals aligned by wall-clock time (those of different
  * inputs whose ends lie within half a reporting period of each other become one, their histograms added, their
  * gauges merged by each one's rule), and phases spanning the inputs' own; in seconds from the earliest input's start.
+ * It merges the results' own intervals, a long run's downsampled ones included (they are aligned to their run's
+ * start, so processes started together merge bucket by bucket); the inputs' timeline files are not merged, so a
+ * merged long run's dashboard draws the downsampled intervals.
  */
 final class TimelineMerge {
 
@@ -76,9 +79,15 @@ final class TimelineMerge {
                 byName.computeIfAbsent(name, k -> new ArrayList<>()).add(op)));
         Map<String, IntervalOperation> ops = new TreeMap<>();
         byName.forEach((name, list) -> ops.put(name, intervalOperation(list, seconds)));
+        // Downsampled inputs (long runs): the merged interval stands for as many reporting intervals as its longest
+        // part, and is unavailable for at most the least any process was (exactly so when outages coincide).
+        boolean downsampled = parts.stream().anyMatch(p -> p.merged() != null);
+        Integer merged = downsampled ? parts.stream().mapToInt(Interval::reportingIntervals).max().orElse(1) : null;
+        Double unavailable = downsampled ? parts.stream().mapToDouble(Interval::unavailableSeconds).min().orElse(0)
+                : null;
         return new Interval(t, seconds, phase, ops, sum(parts, Interval::errors), sum(parts, Interval::retries),
                 observations(parts.stream().map(Interval::observations).toList()),
-                intervalGauges(parts, rules), failures(parts));
+                intervalGauges(parts, rules), failures(parts), merged, unavailable);
     }
 
     private static IntervalOperation intervalOperation(List<IntervalOperation> parts, double seconds) {

@@ -24,7 +24,9 @@ import org.HdrHistogram.Histogram;
  * started slowly) and the cut batches' mean lies more than three standard deviations of the remaining batch means,
  * and more than 10%, from theirs, so noise at the start of a steady run is not called a transient; and only when
  * leaving it out moves the whole run's mean or p99 latency by 10% or more, so what is named changes what a reader
- * takes away. At least {@value #FEWEST_INTERVALS} measured intervals are needed.
+ * takes away. At least {@value #FEWEST_INTERVALS} measured intervals are needed. It reads the result's intervals: a
+ * long run's are downsampled (see {@link dev.gauntlet.core.result.InlineIntervals}), so its transient is found at
+ * their width, which is all a transient that could move a long run's figures by 10% needs.
  *
  * <p>Reports and summaries show the figures without it <em>beside</em> the whole run's, never instead of them: the
  * whole run is what was measured, the rest is what the run settles to.
@@ -77,12 +79,16 @@ public record Transient(String timing, int intervals, int of, double seconds, in
                 .filter(i -> run.phases().isEmpty() || measuredPhases.contains(i.phase())).toList();
     }
 
+    /**
+     * Reads the intervals twice, one histogram at a time: first their means (a run's thousands of intervals would
+     * not fit as decoded histograms, each the size of the whole range), then, once the cut is known, the whole and the
+     * steady sums.
+     */
     private static java.util.Optional<Transient> find(String timing, List<Interval> intervals,
                                                       Function<Interval, String> histogramOf) {
-        List<Histogram> histograms = new ArrayList<>();
-        List<Double> seconds = new ArrayList<>();
-        for (Interval i : intervals) {
-            String encoded = histogramOf.apply(i);
+        double[] means = new double[intervals.size()];
+        for (int i = 0; i < intervals.size(); i++) {
+            String encoded = histogramOf.apply(intervals.get(i));
             if (encoded == null) {
                 return java.util.Optional.empty(); // an interval without it: no series to read a transient from
             }
@@ -90,10 +96,9 @@ public record Transient(String timing, int intervals, int of, double seconds, in
             if (h.getTotalCount() == 0) {
                 return java.util.Optional.empty();
             }
-            histograms.add(h);
-            seconds.add(i.seconds());
+            means[i] = h.getMean();
         }
-        int k = histograms.size();
+        int k = means.length;
         if (k < FEWEST_INTERVALS) {
             return java.util.Optional.empty();
         }
@@ -103,7 +108,7 @@ public record Transient(String timing, int intervals, int of, double seconds, in
         for (int j = 0; j < batches; j++) {
             double sum = 0;
             for (int i = j * batch; i < (j + 1) * batch; i++) {
-                sum += histograms.get(i).getMean();
+                sum += means[i];
             }
             z[j] = sum / batch;
         }
@@ -116,13 +121,16 @@ public record Transient(String timing, int intervals, int of, double seconds, in
         int cutIntervals = cut * batch;
         Histogram whole = Histograms.empty();
         Histogram steady = Histograms.empty();
+        double cutSeconds = 0;
         for (int i = 0; i < k; i++) {
-            whole.add(histograms.get(i));
+            Histogram h = dev.gauntlet.core.result.HistogramCodec.decode(histogramOf.apply(intervals.get(i)));
+            whole.add(h);
             if (i >= cutIntervals) {
-                steady.add(histograms.get(i));
+                steady.add(h);
+            } else {
+                cutSeconds += intervals.get(i).seconds();
             }
         }
-        double cutSeconds = seconds.subList(0, cutIntervals).stream().mapToDouble(Double::doubleValue).sum();
         LatencySummary all = LatencySummary.of(whole);
         LatencySummary after = LatencySummary.of(steady);
         if (!moves(all.mean(), after.mean()) && !moves(all.p99(), after.p99())) {

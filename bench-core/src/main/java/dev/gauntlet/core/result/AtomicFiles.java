@@ -17,6 +17,17 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, byte[] content) throws IOException {
+        write(target, out -> out.write(content));
+    }
+
+    /** What writes a file's content, streamed. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    /** The same, with the content streamed as {@code content} writes it (a file too large to hold as bytes). */
+    public static void write(Path target, Content content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
@@ -50,13 +61,18 @@ public final class AtomicFiles {
 
     /** Writes bytes to a new file and forces them to disk (for staging files renamed into place afterwards). */
     public static void writeDurably(Path file, byte[] content) throws IOException {
+        writeDurably(file, out -> out.write(content));
+    }
+
+    /** The same, the content streamed. */
+    public static void writeDurably(Path file, Content content) throws IOException {
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
                 java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
+            java.io.OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch),
+                    1 << 16);
+            content.writeTo(out);
+            out.flush();
             ch.force(true);
         }
     }

@@ -17,7 +17,9 @@ import java.util.Optional;
  * {@code counters}; {@code roles} (each kind of client's pacing, issued and unissued operations); per phase
  * {@code measured}, {@code operations} and {@code probes}; {@code disruptions} (what each planned disruption did);
  * {@code labels} (the user's names for the run, {@code --label release=25.2}; added later in version 2, which older
- * readers ignore).
+ * readers ignore); {@code fullTimeline} (the file beside the result holding every reporting interval, which
+ * {@code intervals} keeps downsampled in a long run, see {@link InlineIntervals}; added later in version 2, as are the
+ * intervals' {@code merged} and {@code unavailable}).
  * Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
@@ -52,7 +54,8 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Timing> observations,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, GaugeSummary> gauges,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RoleResult> roles,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DisruptionRecord> disruptions) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DisruptionRecord> disruptions,
+        FullTimeline fullTimeline) {
 
     public static final int SCHEMA_VERSION = 2;
 
@@ -97,6 +100,17 @@ public record RunResult(
         }
         return phases.stream().map(p -> p.operations().get(operation)).filter(java.util.Objects::nonNull)
                 .mapToLong(IntervalOperation::count).sum();
+    }
+
+    /**
+     * The reporting intervals of the run: as many as its full timeline holds, else as many as its intervals stand
+     * for.
+     */
+    public long reportingIntervals() {
+        if (fullTimeline != null) {
+            return fullTimeline.intervals();
+        }
+        return intervals.stream().mapToLong(Interval::reportingIntervals).sum();
     }
 
     public long totalCount() {
@@ -198,6 +212,7 @@ public record RunResult(
         b.gauges = gauges;
         b.roles = roles;
         b.disruptions = disruptions;
+        b.fullTimeline = fullTimeline;
         return b;
     }
 
@@ -229,6 +244,7 @@ public record RunResult(
         private Map<String, GaugeSummary> gauges = Map.of();
         private List<RoleResult> roles = List.of();
         private List<DisruptionRecord> disruptions = List.of();
+        private FullTimeline fullTimeline;
 
         private Builder() {
         }
@@ -359,6 +375,12 @@ public record RunResult(
             return this;
         }
 
+        /** Where every reporting interval is when {@code intervals} keeps them downsampled (null: nowhere else). */
+        public Builder fullTimeline(FullTimeline fullTimeline) {
+            this.fullTimeline = fullTimeline;
+            return this;
+        }
+
         /** Both {@code metrics} and {@code metricInfo}: the values with how each is read. */
         public Builder metrics(Metrics metrics) {
             this.metrics = metrics.values();
@@ -369,7 +391,7 @@ public record RunResult(
         public RunResult build() {
             return new RunResult(schemaVersion, runId, tool, workload, variant, command, labels, startedAt, endedAt,
                     measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals,
-                    phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions);
+                    phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions, fullTimeline);
         }
     }
 }

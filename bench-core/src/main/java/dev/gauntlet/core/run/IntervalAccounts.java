@@ -5,6 +5,7 @@ import dev.gauntlet.core.metrics.LatencyRecorder;
 import dev.gauntlet.core.metrics.OperationStats;
 import dev.gauntlet.core.result.GaugeSummary;
 import dev.gauntlet.core.result.HistogramCodec;
+import dev.gauntlet.core.result.InlineIntervals;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.LatencySummary;
@@ -23,7 +24,9 @@ import org.HdrHistogram.Histogram;
  * A run's accounts, closed interval by interval (model: OpenMessaging Benchmark's {@code WorkerStats}, with its
  * period and cumulative views): each interval's figures from the recorders' snapshots, each phase's own, and the
  * measured phases' cumulative histograms and counters that become the result. The caller closes intervals on one
- * thread, at the {@link IntervalClock}'s ticks and exactly at every phase boundary.
+ * thread, at the {@link IntervalClock}'s ticks and exactly at every phase boundary. However long the run, what is
+ * kept of the intervals is bounded: each is handed to the listener (which may write it to a file) and kept
+ * downsampled ({@link InlineIntervals}); nothing else here grows with the run's length.
  */
 final class IntervalAccounts {
     private final RunStats stats;
@@ -37,7 +40,10 @@ final class IntervalAccounts {
     private final Consumer<String> fail;
     final long startMillis;
     final List<PhasePlan> timeline;
-    final List<Interval> intervals = new ArrayList<>();
+    /** The intervals the result keeps: every one of a short run, consecutive ones merged in a long one. */
+    final InlineIntervals intervals;
+    /** Intervals closed since the phases' conditions last heard (see {@link #takeClosed}). */
+    private final List<Interval> unheard = new ArrayList<>();
     final List<Phase> phases = new ArrayList<>();
     final Map<String, Totals> totals = new LinkedHashMap<>();
     final Map<String, Long> phaseCounts = new LinkedHashMap<>();
@@ -110,6 +116,8 @@ final class IntervalAccounts {
         this.phase = timeline.get(0).name();
         this.phaseStart = clock.start();
         this.measuredYet = timeline.get(0).measured();
+        long planned = clock.end() == IntervalClock.NO_DEADLINE ? 0 : clock.end() - clock.start();
+        this.intervals = new InlineIntervals(clock.everyNanos() / 1e9, planned / 1e9, name -> gauges.info(name).kind());
         tell(() -> listener.onPhaseStart(phase, 0));
     }
 
@@ -168,6 +176,7 @@ final class IntervalAccounts {
         phaseFigures = new LinkedHashMap<>();
         Phase p = new Phase(phase, clock.seconds(phaseStart), clock.seconds(end), probeRise(), phaseMeasured(), figures);
         phases.add(p);
+        intervals.endPhase();
         return p;
     }
 
@@ -328,10 +337,18 @@ final class IntervalAccounts {
         Interval interval = new Interval(clock.seconds(now), secs, phase, ops, intervalErrors, intervalRetries, observed,
                 gaugeValues, failed);
         intervals.add(interval);
+        unheard.add(interval);
         lastTick = now;
         double phaseSeconds = (now - phaseStart) / 1e9;
         Map<String, Long> counts = Map.copyOf(phaseCounts);
         tell(() -> listener.onInterval(interval, counts, phaseSeconds));
+    }
+
+    /** The intervals closed since the last call, for the phases' conditions to hear. */
+    List<Interval> takeClosed() {
+        List<Interval> closed = List.copyOf(unheard);
+        unheard.clear();
+        return closed;
     }
 
     /** The measured phases' observed latencies by name, each as a timing (one with no samples left out). */

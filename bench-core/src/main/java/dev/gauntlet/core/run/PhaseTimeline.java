@@ -15,9 +15,6 @@ final class PhaseTimeline {
     private final IntervalClock clock;
     private final List<? extends RoleRun<?>> roles;
     private final RunStop stop;
-    /** How many closed intervals the conditions have heard. */
-    private int told;
-
     PhaseTimeline(List<PhasePlan> timeline, IntervalClock clock, List<? extends RoleRun<?>> roles, RunStop stop) {
         this.timeline = timeline;
         this.clock = clock;
@@ -57,17 +54,17 @@ final class PhaseTimeline {
                 continue;
             }
             accounts.tick(now);
-            tellConditions(accounts.intervals);
+            tellConditions(accounts.takeClosed());
         }
     }
 
     /** Each phase's condition hears the intervals closed since it last heard. */
     private void tellConditions(List<Interval> closed) {
-        for (; told < closed.size(); told++) {
+        for (Interval interval : closed) {
             for (PhasePlan p : timeline) {
                 if (p.until() != null) {
                     try {
-                        p.until().observe(closed.get(told));
+                        p.until().observe(interval);
                     } catch (RuntimeException e) {
                         // as with holds: a condition that fails does not end its phase; the length bounds it
                     }

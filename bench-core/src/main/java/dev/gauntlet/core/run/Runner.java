@@ -111,8 +111,8 @@ public final class Runner<S> {
         Instant endedAt = Instant.now();
         String stopReason = stop.reason(plan.duration() != null ? "duration" : "iterations");
         double measured = accounts.measuredSeconds();
-        return new RunRecord(startedAt, endedAt, measured, accounts.totals(), accounts.intervals, accounts.phases,
-                stats.errors(), stopReason, stop.fatalError(), unfinished, accounts.observations(),
+        return new RunRecord(startedAt, endedAt, measured, accounts.totals(), accounts.intervals.intervals(),
+                accounts.phases, stats.errors(), stopReason, stop.fatalError(), unfinished, accounts.observations(),
                 accounts.gaugeTotals, roster.results(measured), disrupted);
     }
 

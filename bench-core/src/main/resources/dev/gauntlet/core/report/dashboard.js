@@ -2,14 +2,23 @@
  * dashboard.html's own script: draws the run's charts (data in #run-data, see DashboardCharts) with uPlot, marks
  * phases and disruptions on every chart, and zooms all charts together.
  *
- * Contract with tests and readers: once every chart has drawn, body[data-rendered] is the number of charts drawn
- * and body[data-points] the number of x points (one per reporting interval); any script error is shown in #errors
- * and sets body[data-error]. Runs before uPlot's script, so an error there is reported too. Above each plot, a
- * strip names what the chart marks, laid out at every redraw so that no two labels intersect: each label is an
- * element with data-label (phase, disruption or recovery) and data-index (into the data's phases or disruptions);
- * phases named by number are explained under the chart in [data-phase-legend] entries. The buttons of
- * #disruption-list (data-disruption: an index) zoom every chart to one, and dashboard.html#disruption=N opens zoomed
- * to the list's Nth.
+ * Contract with tests and readers: once every chart has drawn, body[data-rendered] is the number of charts drawn,
+ * body[data-points] the number of x points in the data (one per reporting interval), body[data-drawn-points] the
+ * number of x points each chart draws at the current zoom, and body[data-load-ms] the milliseconds from navigation
+ * until every chart had first drawn (performance.now()); any script error is shown in #errors and sets
+ * body[data-error]. Runs before uPlot's script, so an error there is reported too. Above each plot, a strip names
+ * what the chart marks, laid out at every redraw so that no two labels intersect: each label is an element with
+ * data-label (phase, disruption or recovery) and data-index (into the data's phases or disruptions); phases named by
+ * number are explained under the chart in [data-phase-legend] entries. The buttons of #disruption-list
+ * (data-disruption: an index) zoom every chart to one, and dashboard.html#disruption=N opens zoomed to the list's
+ * Nth.
+ *
+ * Downsampling: the data holds every interval (a 12-hour run at 1 s: 43,200 a series), more than a chart has pixels.
+ * At every zoom each chart is given about two points per pixel of its width: where the view holds more intervals
+ * than that, consecutive ones are drawn in buckets, each bucket by its lowest and highest value in the order they
+ * came (at its first and last interval's time), so no spike and no drop disappears; zoomed in far enough, every
+ * interval. Outside the view the whole run is kept at the whole run's bucket width, so the x range the data spans
+ * stays the run's (a double-click shows it all).
  */
 (function () {
   'use strict';
@@ -28,6 +37,97 @@
   // Phases: unmeasured, then measured ones alternating; [rgb, alpha in the plot]. The strip shows them stronger.
   var PHASE_COLOURS = [['128,128,128', 0.16], ['70,130,180', 0.10], ['218,165,32', 0.13]];
   var STRIP_ALPHA = 0.3;
+  var MARKERS_UP_TO = 60; // points in view up to which each is marked
+
+  /**
+   * Which intervals each drawn point stands for, for the view from x = min to max: `from`/`to` index ranges
+   * [from, to) of the data, each one point (a single interval) or two (a bucket: its extremes). Inside the view
+   * (and one interval either side, so lines run to the edges) buckets hold as many intervals as make about
+   * `buckets` of them; elsewhere as many as the whole run needs for that, aligned to the run's start.
+   */
+  function viewOf(x, min, max, buckets) {
+    var n = x.length;
+    var whole = n <= 2 * buckets ? 1 : Math.ceil(n / buckets);
+    var i0 = Math.max(0, lowerBound(x, min) - 1);
+    var i1 = Math.min(n - 1, lowerBound(x, max));
+    var inView = i1 - i0 + 1;
+    var inner = inView <= 2 * buckets ? 1 : Math.ceil(inView / buckets);
+    var from = [];
+    var to = [];
+    function cut(start, end, size, aligned) {
+      var i = start;
+      while (i < end) {
+        var next = aligned ? (Math.floor(i / size) + 1) * size : i + size;
+        from.push(i);
+        to.push(Math.min(next, end));
+        i = Math.min(next, end);
+      }
+    }
+    cut(0, i0, whole, true);
+    cut(i0, i1 + 1, inner, false);
+    cut(i1 + 1, n, whole, true);
+    var xs = [];
+    for (var b = 0; b < from.length; b++) {
+      xs.push(x[from[b]]);
+      if (to[b] - from[b] > 1) {
+        xs.push(x[to[b] - 1]);
+      }
+    }
+    return {min: min, max: max, from: from, to: to, x: xs};
+  }
+
+  /** The first index whose x is at least v (x ascending). */
+  function lowerBound(x, v) {
+    var lo = 0;
+    var hi = x.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (x[mid] < v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * A series' values for a view: a single interval's value, or a bucket's lowest and highest (nulls skipped; null
+   * when it has none) in the order they came.
+   */
+  function sampled(values, view) {
+    var out = [];
+    for (var b = 0; b < view.from.length; b++) {
+      var from = view.from[b];
+      var to = view.to[b];
+      if (to - from === 1) {
+        out.push(values[from]);
+        continue;
+      }
+      var lo = -1;
+      var hi = -1;
+      for (var i = from; i < to; i++) {
+        var v = values[i];
+        if (v == null) {
+          continue;
+        }
+        if (lo < 0 || v < values[lo]) {
+          lo = i;
+        }
+        if (hi < 0 || v > values[hi]) {
+          hi = i;
+        }
+      }
+      if (lo < 0) {
+        out.push(null, null);
+      } else if (lo <= hi) {
+        out.push(values[lo], values[hi]);
+      } else {
+        out.push(values[hi], values[lo]);
+      }
+    }
+    return out;
+  }
 
   function format(value, decimals) {
     if (value == null) {
@@ -337,14 +437,25 @@
     var anyRightAxis = data.charts.some(function (chart) {
       return chart.rightUnit != null;
     });
+    var view = viewOf(x, x[0], x[x.length - 1], buckets());
+    var pending = null;
 
     function finished() {
       document.body.dataset.points = String(x.length);
+      document.body.dataset.drawnPoints = String(view.x.length);
       document.body.dataset.rendered = String(Object.keys(drawn).length);
+      if (!document.body.dataset.loadMs) {
+        document.body.dataset.loadMs = String(Math.round(performance.now()));
+      }
     }
 
     function width() {
       return Math.max(400, host.clientWidth || document.documentElement.clientWidth - 64);
+    }
+
+    /** Buckets a chart draws across its width: about one per CSS pixel, so two points per pixel at most. */
+    function buckets() {
+      return Math.max(200, Math.round(width()));
     }
 
     /** A zoom on one chart is applied to all, once: the others' setScale then finds their range already set. */
@@ -359,6 +470,32 @@
           p.u.setScale('x', {min: min, max: max});
         }
       });
+      resampleSoon(min, max);
+    }
+
+    /**
+     * Gives every chart the points for the view from min to max, once the zoom that asked for it has been drawn
+     * (uPlot is inside its own commit when it tells of a zoom). Setting the same x range again makes uPlot range
+     * its y axes over the new points, and tells of no zoom, so this does not repeat itself.
+     */
+    function resampleSoon(min, max, force) {
+      if (!force && min === view.min && max === view.max) {
+        return;
+      }
+      pending = {min: min, max: max};
+      setTimeout(function () {
+        if (pending == null) {
+          return;
+        }
+        var want = pending;
+        pending = null;
+        view = viewOf(x, want.min, want.max, buckets());
+        plots.forEach(function (p) {
+          p.u.setData(values(p.chart), false);
+          p.u.setScale('x', {min: want.min, max: want.max});
+        });
+        document.body.dataset.drawnPoints = String(view.x.length);
+      }, 0);
     }
 
     function options(chart) {
@@ -376,7 +513,9 @@
           stroke: PALETTE[s.colour % PALETTE.length],
           width: 1.5,
           dash: DASHES[s.line] || [],
-          points: {show: x.length <= 60},
+          points: {show: function (u, si, i0, i1) {
+            return i1 - i0 < MARKERS_UP_TO;
+          }},
           value: function (u, v) {
             return format(v, chart.decimals);
           }
@@ -422,13 +561,15 @@
       };
     }
 
+    /** A chart's points at the current view. */
     function values(chart) {
       var log = chart.logScale && logScale;
-      return [x].concat(chart.series.map(function (s) {
+      return [view.x].concat(chart.series.map(function (s) {
+        var drawn = sampled(s.values, view);
         // A log scale has no place for 0: such points become gaps.
-        return log ? s.values.map(function (v) {
+        return log ? drawn.map(function (v) {
           return v != null && v > 0 ? v : null;
-        }) : s.values;
+        }) : drawn;
       }));
     }
 
@@ -528,6 +669,7 @@
         plots.forEach(function (p) {
           p.u.setSize({width: width(), height: HEIGHT});
         });
+        resampleSoon(plots[0].u.scales.x.min, plots[0].u.scales.x.max, true);
       }, 100);
     });
   }

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.metrics.IntervalLog;
+import dev.gauntlet.core.result.FullTimeline;
+import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.TimelineFile;
 import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunPlan;
@@ -81,6 +84,29 @@ class BenchmarkTest {
         assertEquals(dev.gauntlet.core.report.Dashboard.html(r), Files.readString(dashboard));
         String lines = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(lines.contains("\nReport: " + out.resolve("report.md") + "\nDashboard: " + dashboard + "\n"), lines);
+    }
+
+    /**
+     * Every interval goes to the timeline file as it closes; the result names it, finishing work reads it, and the
+     * dashboard is drawn from it.
+     */
+    @Test
+    void everyIntervalIsInTheTimelineFileTheResultNamesAndFinishingWorkReads() throws Exception {
+        Path out = tmp.resolve("run");
+        RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(600)).withWarmup(Duration.ofMillis(300))
+                .withReportEvery(Duration.ofMillis(200));
+        List<Long> heard = new java.util.ArrayList<>();
+        RunResult r = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
+                .run(RunSpec.of(plan, sleeper(), SyntheticTarget.direct()).out(out).finish((measured, timeline) -> {
+                    heard.add(timeline.size());
+                    return measured;
+                }));
+        assertEquals(new FullTimeline(TimelineFile.NAME, r.intervals().size()), r.fullTimeline());
+        assertEquals(List.of((long) r.intervals().size()), heard, "finishing work is given every interval");
+        List<Interval> written = new java.util.ArrayList<>();
+        TimelineFile.read(out.resolve(TimelineFile.NAME), written::add);
+        assertEquals(r.intervals(), written, "a short run's intervals are all inline too, and the same");
+        assertEquals(ResultFile.read(out).fullTimeline(), r.fullTimeline());
     }
 
     @Test

@@ -40,8 +40,21 @@ final class HeadlessChromium {
 
     /** Likewise for a URL (a page with a fragment), in a window {@code width} CSS px wide. */
     static String dumpDom(Path chromium, String url, int width, Path work) throws IOException, InterruptedException {
+        return dumpDom(chromium, url, width, work, true);
+    }
+
+    /**
+     * The DOM once the page has loaded, in real time: no virtual time budget, so a page's clock
+     * ({@code performance.now()}) reads what loading took; scripts that wait on timers may not have run.
+     */
+    static String dumpDomInRealTime(Path chromium, Path page, Path work) throws IOException, InterruptedException {
+        return dumpDom(chromium, page.toUri().toString(), WIDTH, work, false);
+    }
+
+    private static String dumpDom(Path chromium, String url, int width, Path work, boolean virtualTime)
+            throws IOException, InterruptedException {
         Path out = work.resolve("dom.html");
-        run(chromium, work, width, HEIGHT, out, "--dump-dom", url);
+        run(chromium, work, width, HEIGHT, out, virtualTime, "--dump-dom", url);
         String dom = Files.readString(out);
         assertFalse(dom.isBlank(), "chromium dumped no DOM: " + Files.readString(work.resolve("chromium.log")));
         return dom;
@@ -54,25 +67,27 @@ final class HeadlessChromium {
     static void screenshot(Path chromium, String url, int width, int height, Path png, Path work)
             throws IOException, InterruptedException {
         Files.deleteIfExists(png);
-        run(chromium, work, width, height, work.resolve("screenshot.log"), "--screenshot=" + png.toAbsolutePath(),
-                url);
+        run(chromium, work, width, height, work.resolve("screenshot.log"), true,
+                "--screenshot=" + png.toAbsolutePath(), url);
         assertTrue(Files.isRegularFile(png), "chromium wrote no screenshot: "
                 + Files.readString(work.resolve("chromium.log")));
     }
 
-    private static void run(Path chromium, Path work, int width, int height, Path out, String... what)
-            throws IOException, InterruptedException {
+    private static void run(Path chromium, Path work, int width, int height, Path out, boolean virtualTime,
+                            String... what) throws IOException, InterruptedException {
         Path profile = Files.createDirectories(work.resolve("chromium-profile"));
         Path err = work.resolve("chromium.log");
         List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
                 "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile,
-                "--window-size=" + width + "," + height, "--force-device-scale-factor=1", "--hide-scrollbars",
-                "--virtual-time-budget=5000"));
+                "--window-size=" + width + "," + height, "--force-device-scale-factor=1", "--hide-scrollbars"));
+        if (virtualTime) {
+            command.add("--virtual-time-budget=5000");
+        }
         command.addAll(List.of(what));
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("chromium did not finish in 60 s: " + Files.readString(err));
+            throw new AssertionError("chromium did not finish in 120 s: " + Files.readString(err));
         }
         assertEquals(0, p.exitValue(), "chromium failed: " + Files.readString(err));
     }

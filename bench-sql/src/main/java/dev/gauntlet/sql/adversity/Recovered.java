@@ -3,65 +3,54 @@ package dev.gauntlet.sql.adversity;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.run.Condition;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Optional;
 
 /**
  * A phase's condition {@code until: recovered}: it holds once the workload is back, by the same {@link RecoveryRule}
  * the result's recovery times are judged by ({@link RecoveryAnalysis}), counted from the phase's start: the rolling
  * throughput within the tolerance of the baseline phase's and the rolling p95 within the latency factor of its, both
- * for the rule's hold time. It reads the intervals as the run closes them, and keeps only the baseline phase's, its
- * own phase's and the rolling window before it (a run of hours keeps no more); the phase's length is the limit when
- * recovery never comes.
+ * for the rule's hold time. It reads the intervals as the run closes them and keeps the baseline phase's sums and the
+ * rolling window's intervals, nothing more (a run of hours keeps no more than one of minutes); the phase's length is
+ * the limit when recovery never comes.
  */
 final class Recovered implements Condition {
 
     private final RecoveryRule rule;
     private final String phase;
-    private RecoveryAnalysis seen;
-    /** Intervals of the phases in between, as far back as a rolling window reaches. */
-    private final Deque<Interval> lately = new ArrayDeque<>();
+    private RecoveryAnalysis.BaselineSum baselineSum;
+    private RecoveryAnalysis.RollingWindow window;
     /** The baseline, read when this phase's first interval closes (the baseline phase is over by then). */
-    private Optional<double[]> baseline;
-    private double phaseStart;
+    private Optional<RecoveryAnalysis.Baseline> baseline;
+    private RecoveryAnalysis.Recovery recovery;
     private volatile boolean recovered;
 
     /** @param phase the phase this condition ends; it comes after the rule's baseline phase */
     Recovered(RecoveryRule rule, String phase) {
         this.rule = rule;
         this.phase = phase;
-        this.seen = new RecoveryAnalysis(rule);
+        runStarts();
     }
 
     @Override
     public void observe(Interval closed) {
-        if (rule.baselinePhase().equals(closed.phase())) {
-            seen.add(closed);
-        } else if (!phase.equals(closed.phase())) {
-            lately.addLast(closed);
-            double window = rule.window().toNanos() / 1e9;
-            while (lately.peekFirst().t() <= closed.t() - window) {
-                lately.removeFirst();
-            }
-        } else if (!recovered) {
-            if (baseline == null) {
-                baseline = seen.baseline();
-                phaseStart = closed.t() - closed.seconds();
-                lately.forEach(seen::add);
-                lately.clear();
-            }
-            seen.add(closed);
-            recovered = baseline.isPresent()
-                    && seen.recoverySeconds(phaseStart, Double.MAX_VALUE, baseline.get()).isPresent();
+        window.add(closed);
+        baselineSum.add(closed);
+        if (!phase.equals(closed.phase()) || recovered) {
+            return;
         }
+        if (baseline == null) {
+            baseline = baselineSum.baseline();
+            recovery = new RecoveryAnalysis.Recovery(rule, closed.t() - closed.seconds(), Double.MAX_VALUE);
+        }
+        recovered = baseline.isPresent() && recovery.hear(closed.t(), window.healthy(baseline.get()));
     }
 
     @Override
     public void runStarts() {
-        seen = new RecoveryAnalysis(rule);
-        lately.clear();
+        baselineSum = new RecoveryAnalysis.BaselineSum(rule);
+        window = new RecoveryAnalysis.RollingWindow(rule);
         baseline = null;
+        recovery = null;
         recovered = false;
     }
 

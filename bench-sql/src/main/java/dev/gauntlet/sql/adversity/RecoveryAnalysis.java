@@ -8,7 +8,11 @@ import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,40 +33,19 @@ import org.HdrHistogram.Histogram;
  *
  * Throughput at or above the baseline counts as recovered (a backlog drained fast is not a fault). The rolling window
  * sums the intervals' histograms, so its p95 is exact at the histograms' precision.
+ *
+ * <p>It reads the run's every reporting interval (its {@link Timeline}: a long run's from its timeline file) twice,
+ * one at a time, keeping the baseline's sums, a window's intervals and a few numbers per interval: a 12-hour run at
+ * one-second intervals is judged in a few megabytes.
  */
 public final class RecoveryAnalysis {
 
     public static final String UNAVAILABLE = "unavailableSeconds";
 
-    private final RecoveryRule rule;
-    private final List<Interval> intervals = new ArrayList<>();
-    /** Per interval, the rule's operation's commits and latencies. */
-    private final List<Long> counts = new ArrayList<>();
-    private final List<Histogram> latencies = new ArrayList<>();
-
-    /** An analysis of no intervals yet: {@link #add} gives them one at a time, as a run closes them. */
-    RecoveryAnalysis(RecoveryRule rule) {
-        this.rule = rule;
+    private RecoveryAnalysis() {
     }
 
-    /** The next interval of the run. */
-    void add(Interval interval) {
-        Histogram h = new Histogram(3);
-        long n = 0;
-        for (Map.Entry<String, IntervalOperation> op : interval.operations().entrySet()) {
-            if (rule.operation() == null || rule.operation().equals(op.getKey())) {
-                n += op.getValue().count();
-                if (op.getValue().histogram() != null) {
-                    h.add(HistogramCodec.decode(op.getValue().histogram()));
-                }
-            }
-        }
-        intervals.add(interval);
-        counts.add(n);
-        latencies.add(h);
-    }
-
-    /** The result with each disruption's recovery verdict and the unavailability metrics. */
+    /** The result with each disruption's recovery verdict and the unavailability metrics, from its own intervals. */
     public static RunResult apply(RunResult run, RecoveryRule rule) {
         return apply(run, rule, Set.of());
     }
@@ -72,115 +55,61 @@ public final class RecoveryAnalysis {
      * {@code recoveryPhases} (a plan's phases {@code until: recovered}: they exist to let it recover).
      */
     public static RunResult apply(RunResult run, RecoveryRule rule, Set<String> recoveryPhases) {
-        RecoveryAnalysis a = new RecoveryAnalysis(rule);
-        run.intervals().forEach(a::add);
-        Optional<double[]> baseline = a.baseline();
-        List<DisruptionRecord> judged = new ArrayList<>();
+        return apply(run, Timeline.of(run.intervals()), rule, recoveryPhases);
+    }
+
+    /** The same, read from the run's every reporting interval ({@code timeline}). */
+    public static RunResult apply(RunResult run, Timeline timeline, RecoveryRule rule, Set<String> recoveryPhases) {
+        BaselineSum baselineSum = new BaselineSum(rule);
+        Map<String, Double> unavailable = new LinkedHashMap<>();
+        double[] total = new double[1];
+        double[] lastEnd = new double[] {Double.NaN};
+        timeline.forEach(i -> {
+            baselineSum.add(i);
+            double seconds = i.unavailableSeconds();
+            total[0] += seconds;
+            unavailable.merge(String.valueOf(i.phase()), seconds, Double::sum);
+            lastEnd[0] = i.t();
+        });
+        Optional<Baseline> baseline = baselineSum.baseline();
+        double runEnd = lastEnd[0];
+        List<Recovery> recoveries = new ArrayList<>();
         for (DisruptionRecord d : run.disruptions()) {
             boolean ran = d.startSeconds() != null && d.endSeconds() != null;
-            judged.add(ran && baseline.isPresent()
-                    ? d.withRecovery(a.recoverySeconds(d.endSeconds(), horizon(run, d.endSeconds(), recoveryPhases),
-                    baseline.get())
-                    .orElse(null)) : d);
+            recoveries.add(ran && baseline.isPresent() ? new Recovery(rule, d.endSeconds(),
+                    horizon(run, d.endSeconds(), recoveryPhases, runEnd)) : null);
+        }
+        if (recoveries.stream().anyMatch(java.util.Objects::nonNull)) {
+            RollingWindow window = new RollingWindow(rule);
+            timeline.forEach(i -> {
+                window.add(i);
+                boolean healthy = window.healthy(baseline.get());
+                recoveries.stream().filter(java.util.Objects::nonNull).forEach(r -> r.hear(i.t(), healthy));
+            });
+        }
+        List<DisruptionRecord> judged = new ArrayList<>();
+        for (int k = 0; k < run.disruptions().size(); k++) {
+            DisruptionRecord d = run.disruptions().get(k);
+            Recovery r = recoveries.get(k);
+            judged.add(r == null ? d : d.withRecovery(r.seconds().orElse(null)));
         }
         Metrics metrics = Metrics.of(run);
-        metrics.add(UNAVAILABLE, a.unavailableSeconds(null), MetricInfo.lower());
+        metrics.add(UNAVAILABLE, total[0], MetricInfo.lower());
         for (Phase p : run.phases()) {
-            metrics.add(UNAVAILABLE + "." + p.name(), a.unavailableSeconds(p.name()), MetricInfo.lower());
+            metrics.add(UNAVAILABLE + "." + p.name(), unavailable.getOrDefault(p.name(), 0.0), MetricInfo.lower());
         }
         if (baseline.isPresent()) {
-            metrics.add("baselineOpsPerSecond", baseline.get()[0], MetricInfo.higher());
-            metrics.add("baselineP95Ms", baseline.get()[1], MetricInfo.lower());
+            metrics.add("baselineOpsPerSecond", baseline.get().opsPerSecond(), MetricInfo.higher());
+            metrics.add("baselineP95Ms", baseline.get().p95Ms(), MetricInfo.lower());
         }
         return run.toBuilder().metrics(metrics).disruptions(judged).build();
     }
 
-    /** The baseline phase's throughput (ops/s) and p95 (ms) of the rule's operation, if it has any. */
-    Optional<double[]> baseline() {
-        double seconds = 0;
-        long n = 0;
-        Histogram h = new Histogram(3);
-        for (int i = 0; i < intervals.size(); i++) {
-            if (rule.baselinePhase().equals(intervals.get(i).phase())) {
-                seconds += intervals.get(i).seconds();
-                n += counts.get(i);
-                h.add(latencies.get(i));
-            }
-        }
-        if (seconds <= 0 || n == 0) {
-            return Optional.empty();
-        }
-        return Optional.of(new double[] {n / seconds, h.getValueAtPercentile(95) / 1e6});
-    }
-
     /**
-     * Seconds from {@code end} until the workload is back to {@code baseline} (ops/s, p95 ms) and stays so for the
-     * hold time, or empty when it is not back before {@code horizon}.
+     * The end of the phase holding {@code t} and of the {@code recoveryPhases} right after it ({@code runEnd}, the
+     * last interval's end, when no phase holds it; {@code t} when there is no interval).
      */
-    Optional<Double> recoverySeconds(double end, double horizon, double[] baseline) {
-        double hold = rule.hold().toNanos() / 1e9;
-        int candidate = -1;
-        for (int i = 0; i < intervals.size(); i++) {
-            double t = intervals.get(i).t();
-            if (t < end + 1e-9) {
-                continue;
-            }
-            if (t > horizon + 1e-6) {
-                break;
-            }
-            if (!healthy(i, baseline)) {
-                candidate = -1;
-                continue;
-            }
-            if (candidate < 0) {
-                candidate = i;
-            }
-            double since = intervals.get(candidate).t();
-            if (t - since >= hold - 1e-6) {
-                // Recovered when the window ending with the candidate interval first looked like the baseline.
-                return Optional.of(Math.max(0, since - end));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Whether the rolling window ending with interval {@code i} is within the rule of the baseline. */
-    private boolean healthy(int i, double[] baseline) {
-        double window = rule.window().toNanos() / 1e9;
-        double end = intervals.get(i).t();
-        double seconds = 0;
-        long n = 0;
-        Histogram h = new Histogram(3);
-        for (int j = i; j >= 0 && intervals.get(j).t() > end - window + 1e-6; j--) {
-            seconds += intervals.get(j).seconds();
-            n += counts.get(j);
-            h.add(latencies.get(j));
-        }
-        if (seconds <= 0 || n == 0) {
-            return false;
-        }
-        double rate = n / seconds;
-        double p95 = h.getValueAtPercentile(95) / 1e6;
-        return rate >= (1 - rule.tolerance()) * baseline[0] && p95 <= rule.latencyFactor() * baseline[1];
-    }
-
-    /** Seconds of intervals in which nothing at all committed, in one phase or (null) the whole run. */
-    double unavailableSeconds(String phase) {
-        double s = 0;
-        for (Interval i : intervals) {
-            if ((phase == null || phase.equals(i.phase()))
-                    && i.operations().values().stream().mapToLong(IntervalOperation::count).sum() == 0) {
-                s += i.seconds();
-            }
-        }
-        return s;
-    }
-
-    /**
-     * The end of the phase holding {@code t} and of the {@code recoveryPhases} right after it (the run's end when no
-     * phase holds it).
-     */
-    private static double horizon(RunResult run, double t, Set<String> recoveryPhases) {
+    private static double horizon(RunResult run, double t, Set<String> recoveryPhases, double runEnd) {
         List<Phase> phases = run.phases();
         for (int i = 0; i < phases.size(); i++) {
             if (t >= phases.get(i).startSeconds() - 1e-6 && t < phases.get(i).endSeconds()) {
@@ -190,6 +119,151 @@ public final class RecoveryAnalysis {
                 return phases.get(i).endSeconds();
             }
         }
-        return run.intervals().isEmpty() ? t : run.intervals().get(run.intervals().size() - 1).t();
+        return Double.isNaN(runEnd) ? t : runEnd;
+    }
+
+    /** What recovery is measured against: the baseline phase's throughput and p95 of the rule's operation. */
+    record Baseline(double opsPerSecond, double p95Ms) {
+    }
+
+    /** The rule's operation in one interval: its commits and their latencies (all operations when it names none). */
+    private record Share(long count, Histogram latency) {
+
+        static Share of(Interval interval, RecoveryRule rule) {
+            Histogram h = new Histogram(3);
+            long n = 0;
+            for (Map.Entry<String, IntervalOperation> op : interval.operations().entrySet()) {
+                if (rule.operation() == null || rule.operation().equals(op.getKey())) {
+                    n += op.getValue().count();
+                    if (op.getValue().histogram() != null) {
+                        h.add(HistogramCodec.decode(op.getValue().histogram()));
+                    }
+                }
+            }
+            return new Share(n, h);
+        }
+    }
+
+    /** The baseline phase's intervals, summed as they come. */
+    static final class BaselineSum {
+        private final RecoveryRule rule;
+        private final Histogram latency = new Histogram(3);
+        private double seconds;
+        private long count;
+
+        BaselineSum(RecoveryRule rule) {
+            this.rule = rule;
+        }
+
+        /** Any interval: those of the baseline phase count. */
+        void add(Interval interval) {
+            if (rule.baselinePhase().equals(interval.phase())) {
+                Share s = Share.of(interval, rule);
+                seconds += interval.seconds();
+                count += s.count();
+                latency.add(s.latency());
+            }
+        }
+
+        /** The baseline, if its phase committed anything. */
+        Optional<Baseline> baseline() {
+            if (seconds <= 0 || count == 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new Baseline(count / seconds, latency.getValueAtPercentile(95) / 1e6));
+        }
+    }
+
+    /** The intervals ending within the rule's window of the latest one, and their sums. */
+    static final class RollingWindow {
+        private final RecoveryRule rule;
+        private final Deque<Entry> entries = new ArrayDeque<>();
+        private final Histogram latency = new Histogram(3);
+
+        private record Entry(double t, double seconds, Share share) {
+        }
+
+        RollingWindow(RecoveryRule rule) {
+            this.rule = rule;
+        }
+
+        /** The next interval; those that end a window or more before it leave. */
+        void add(Interval interval) {
+            Share s = Share.of(interval, rule);
+            entries.addLast(new Entry(interval.t(), interval.seconds(), s));
+            latency.add(s.latency());
+            double window = rule.window().toNanos() / 1e9;
+            while (entries.peekFirst().t() <= interval.t() - window + 1e-6) {
+                latency.subtract(entries.removeFirst().share().latency());
+            }
+        }
+
+        /** Whether the window ending with the latest interval is within the rule of the baseline. */
+        boolean healthy(Baseline baseline) {
+            // Summed from the latest back, afresh each time: a running sum of seconds would drift off a boundary.
+            double seconds = 0;
+            long count = 0;
+            for (java.util.Iterator<Entry> e = entries.descendingIterator(); e.hasNext(); ) {
+                Entry entry = e.next();
+                seconds += entry.seconds();
+                count += entry.share().count();
+            }
+            if (seconds <= 0 || count == 0) {
+                return false;
+            }
+            double rate = count / seconds;
+            double p95 = latency.getValueAtPercentile(95) / 1e6;
+            return rate >= (1 - rule.tolerance()) * baseline.opsPerSecond()
+                    && p95 <= rule.latencyFactor() * baseline.p95Ms();
+        }
+    }
+
+    /**
+     * One disruption's recovery, heard interval by interval: from its {@code end}, recovered when the windows have
+     * been healthy for the hold time (counted from the first interval of that healthy stretch), not recovered when
+     * the {@code horizon} passes first.
+     */
+    static final class Recovery {
+        private final double end;
+        private final double horizon;
+        private final double hold;
+        private double since = Double.NaN;
+        private Double seconds;
+        private boolean over;
+
+        Recovery(RecoveryRule rule, double end, double horizon) {
+            this.end = end;
+            this.horizon = horizon;
+            this.hold = rule.hold().toNanos() / 1e9;
+        }
+
+        /** The interval ending at {@code t}, whose window is {@code healthy} or not; true once recovered. */
+        boolean hear(double t, boolean healthy) {
+            if (over || t < end + 1e-9) {
+                return seconds != null;
+            }
+            if (t > horizon + 1e-6) {
+                over = true;
+                return false;
+            }
+            if (!healthy) {
+                since = Double.NaN;
+                return false;
+            }
+            if (Double.isNaN(since)) {
+                since = t;
+            }
+            if (t - since >= hold - 1e-6) {
+                // Recovered when the window ending with the first healthy interval first looked like the baseline.
+                seconds = Math.max(0, since - end);
+                over = true;
+            }
+            return seconds != null;
+        }
+
+        /** Seconds from the end until recovered, or empty when it was not. */
+        Optional<Double> seconds() {
+            return Optional.ofNullable(seconds);
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
 import dev.gauntlet.core.run.DisruptionPlan;
 import dev.gauntlet.core.run.Durations;
 import dev.gauntlet.core.run.Probe;
@@ -241,9 +242,12 @@ final class AdversityRun implements AutoCloseable {
         return p;
     }
 
-    /** The result with each disruption's recovery and the unavailability figures. */
-    RunResult judge(RunResult result) {
-        return RecoveryAnalysis.apply(result, plan.recovery(), plan.recoveryPhases());
+    /**
+     * The result with each disruption's recovery and the unavailability figures, read from the run's every reporting
+     * interval ({@code timeline}: the result may keep them downsampled).
+     */
+    RunResult judge(RunResult result, Timeline timeline) {
+        return RecoveryAnalysis.apply(result, timeline, plan.recovery(), plan.recoveryPhases());
     }
 
     @Override

@@ -364,7 +364,8 @@ public final class SqlBenchmark<P> {
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
                     .probes(probes.apply(prepared)).probes(serverProbes())
                     .probes(adversity == null ? List.of() : adversity.probes(db))
-                    .finish(r -> adversity == null ? finish.apply(prepared, r) : adversity.judge(finish.apply(prepared, r)))
+                    .finish((r, timeline) -> adversity == null ? finish.apply(prepared, r)
+                            : adversity.judge(finish.apply(prepared, r), timeline))
                     .progress(listeners(adversity == null ? progress : dev.gauntlet.core.run.TimelineProgress::new)));
         }
     }
