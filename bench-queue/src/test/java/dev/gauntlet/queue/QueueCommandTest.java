@@ -50,9 +50,11 @@ class QueueCommandTest {
         assertNotNull(r.metrics().get("drain.queueSeconds"), r.metrics().toString());
         // The drain is the run's last phase, not a second run: the readers alone, ended when the backlog read 0.
         var drain = r.phases().get(r.phases().size() - 1);
-        // The priming (auto: a tenth of the 3 s) comes first, unmeasured; its messages are in the delivery check.
+        // The priming (auto: until the compilers settle, at most a quarter of the 3 s) comes first, unmeasured; its
+        // messages are in the delivery check.
         assertEquals(java.util.List.of("prime", "measure", "drain"), r.phases().stream().map(p -> p.name()).toList());
-        assertEquals(0.3, r.phases().get(0).endSeconds(), 0.1);
+        assertTrue(r.phases().get(0).endSeconds() > 0 && r.phases().get(0).endSeconds() <= 0.8,
+                "primed at most 0.75 s: " + r.phases().get(0).endSeconds());
         assertTrue(!r.phases().get(0).isMeasured());
         assertTrue(!drain.isMeasured() && drain.endSeconds() - drain.startSeconds() < 30, "ended before its limit");
         var drainWrites = drain.operations().get("write");

@@ -39,7 +39,7 @@ public final class RunOptions {
                     + "Recorded as the phase 'prime'; its operations are in the data and in the checks, not in the "
                     + "figures.",
                     "auto (default): until the JVM's compilers have settled (under 3%% of the last 3 s spent compiling, "
-                            + "at least 2s), at most a quarter of --duration (5s to 2m); a tenth of --duration, at most 5s, "
+                            + "at least 2s), at most a quarter of --duration, at most 2m; a tenth of --duration, at most 5s, "
                             + "for --worker runs (their processes keep one timeline); none for --iterations and --plan "
                             + "runs. 0s: none."})
     String prime;
@@ -120,8 +120,7 @@ public final class RunOptions {
 
     /** The most {@code --prime auto} gives a --worker run, whose processes must keep one timeline. */
     private static final Duration AUTO_PRIME_LIMIT = Duration.ofSeconds(5);
-    /** The bounds of {@code --prime auto}'s limit otherwise: a quarter of --duration, within these. */
-    private static final Duration AUTO_PRIME_LEAST = Duration.ofSeconds(5);
+    /** The most {@code --prime auto}'s limit is otherwise (a quarter of --duration up to this). */
     private static final Duration AUTO_PRIME_MOST = Duration.ofMinutes(2);
     /** The least {@code --prime auto} lasts before it asks the compilers. */
     private static final Duration AUTO_PRIME_AT_LEAST = Duration.ofSeconds(2);
@@ -246,8 +245,8 @@ public final class RunOptions {
     }
 
     /**
-     * The priming, or its limit when it ends on {@link #primeUntil()}: as given, or (auto) a quarter of the duration
-     * within 5 s and 2 min, or for a --worker run a tenth of it, at most 5 s; none for iteration and plan runs.
+     * The priming, or its limit when it ends on {@link #primeUntil()}: as given, or (auto) a quarter of the duration,
+     * at most 2 min, or for a --worker run a tenth of it, at most 5 s; none for iteration and plan runs.
      */
     Duration prime() {
         if (autoPrime()) {
@@ -260,8 +259,7 @@ public final class RunOptions {
                 return tenth.compareTo(AUTO_PRIME_LIMIT) > 0 ? AUTO_PRIME_LIMIT : tenth;
             }
             Duration quarter = duration.dividedBy(4);
-            return quarter.compareTo(AUTO_PRIME_LEAST) < 0 ? AUTO_PRIME_LEAST
-                    : quarter.compareTo(AUTO_PRIME_MOST) > 0 ? AUTO_PRIME_MOST : quarter;
+            return quarter.compareTo(AUTO_PRIME_MOST) > 0 ? AUTO_PRIME_MOST : quarter;
         }
         Duration d;
         try {
