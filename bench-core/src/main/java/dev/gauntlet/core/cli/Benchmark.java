@@ -234,11 +234,10 @@ public final class Benchmark {
                 + "started%n", outDir, sinceJvm / 1000.0);
     }
 
-    /** The priming as planned: its length, or what ends it and its limit. */
+    /** The priming as planned: its length, or what ends it (the condition says itself) and its limit. */
     private static String primeText(RunPlan p) {
         String limit = DurationConverter.format(p.prime());
-        return p.primeUntil() instanceof dev.gauntlet.core.run.CompilerSettled
-                ? "until the compilers settle, at most " + limit : p.primeUntil() != null ? "at most " + limit : limit;
+        return p.primeUntil() == null ? limit : "until " + p.primeUntil() + ", at most " + limit;
     }
 
     private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {

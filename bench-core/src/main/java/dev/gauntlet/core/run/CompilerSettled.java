@@ -56,8 +56,8 @@ public final class CompilerSettled implements Condition {
         long compiling = compilingMillis.getAsLong();
         samples.addLast(new long[] {now, compiling});
         long windowMillis = WINDOW.toMillis();
-        while (samples.size() > 1 && now - samples.peekFirst()[0] > windowMillis
-                && now - secondOldest()[0] >= windowMillis) {
+        // Keep the newest sample at least a window old (and those after it): the window's start.
+        while (samples.size() > 1 && now - second()[0] >= windowMillis) {
             samples.removeFirst();
         }
         long[] oldest = samples.peekFirst();
@@ -65,9 +65,15 @@ public final class CompilerSettled implements Condition {
                 && compiling - oldest[1] < QUIET_SHARE * (now - oldest[0]);
     }
 
-    private long[] secondOldest() {
+    private long[] second() {
         var it = samples.iterator();
         it.next();
         return it.next();
+    }
+
+    /** What the priming waits for, as the run's announcement says it: "until the compilers settle". */
+    @Override
+    public String toString() {
+        return "the compilers settle";
     }
 }

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.RunRecord;
@@ -14,19 +17,33 @@ import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.sql.ConnectionSettings;
 import dev.gauntlet.sql.JdbcTarget;
+import dev.gauntlet.sql.adversity.Toxiproxy;
+import dev.gauntlet.sql.check.CheckScope;
+import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.trainevents.checks.EventChecks;
 import dev.gauntlet.trainevents.schema.EventTables;
+import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,8 +115,8 @@ class LifecycleTest {
     }
 
     /** The events a processing statement advanced and their new states, checking it edited as many payloads. */
-    private static Map<String, String> advanced(java.sql.PreparedStatement step, int expected) throws SQLException {
-        Map<String, String> states = new java.util.HashMap<>();
+    private static Map<String, String> advanced(PreparedStatement step, int expected) throws SQLException {
+        Map<String, String> states = new HashMap<>();
         try (ResultSet rs = step.executeQuery()) {
             while (rs.next()) {
                 states.put(rs.getString(1), rs.getString(2));
@@ -144,20 +161,20 @@ class LifecycleTest {
             c.setAutoCommit(true);
             EventTables.create(c, v, false, 0, 5, null);
             EventBatch batch = EventBatch.draw(new SplittableRandom(8), 12, 1_700_000_000_123L);
-            try (java.sql.PreparedStatement add = c.prepareStatement(v.addSql())) {
+            try (PreparedStatement add = c.prepareStatement(v.addSql())) {
                 batch.bind(add, c);
                 assertEquals(12, add.executeUpdate());
             }
             String query = "SELECT e.id, e.payload::text, e.event_type, e.authority_id, e.train_id, d.body, d.event_type, "
                     + "d.authority_id, d.train_id FROM train_events e JOIN train_event_documents d "
                     + "ON d.body = substr(e.payload::text, strpos(e.payload::text, '\"eventType\"')) ORDER BY e.id";
-            Map<String, String> added = new java.util.TreeMap<>();
+            Map<String, String> added = new TreeMap<>();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(v == Variant.TEXT ? query
                     : "SELECT e.id, e.payload::text, e.event_type, e.authority_id, e.train_id FROM train_events e")) {
                 while (rs.next()) {
                     added.put(rs.getString(1), rs.getString(2));
                     if (v == Variant.TEXT) {
-                        assertEquals(RailEvents.payload(java.util.UUID.fromString(rs.getString(1)), 1_700_000_000_123L,
+                        assertEquals(RailEvents.payload(UUID.fromString(rs.getString(1)), 1_700_000_000_123L,
                                 rs.getString(6)), rs.getString(2));
                         assertEquals(List.of(rs.getString(7), "" + rs.getString(8), "" + rs.getString(9)),
                                 List.of(rs.getString(3), "" + rs.getString(4), "" + rs.getString(5)));
@@ -165,18 +182,18 @@ class LifecycleTest {
                 }
             }
             assertEquals(12, added.size());
-            java.util.UUID[] ids = added.keySet().stream().map(java.util.UUID::fromString)
-                    .toArray(java.util.UUID[]::new);
+            UUID[] ids = added.keySet().stream().map(UUID::fromString)
+                    .toArray(UUID[]::new);
             String[] states = new String[ids.length];
-            java.util.Arrays.fill(states, "PROCESSING");
+            Arrays.fill(states, "PROCESSING");
             states[0] = "COMPLETE";
-            try (java.sql.PreparedStatement step = c.prepareStatement(v.claimedStepSql())) {
+            try (PreparedStatement step = c.prepareStatement(v.claimedStepSql())) {
                 step.setArray(1, c.createArrayOf("uuid", ids));
                 step.setArray(2, c.createArrayOf("text", states));
                 step.setLong(3, 1_700_000_009_999L);
                 assertEquals(12, advanced(step, 12).size());
             }
-            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            ObjectMapper json = new ObjectMapper();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT e.id, e.payload::text, "
                     + "s.status FROM train_events e JOIN train_event_status s ON s.event_id = e.id")) {
                 int n = 0;
@@ -185,8 +202,8 @@ class LifecycleTest {
                     String id = rs.getString(1);
                     String state = id.equals(ids[0].toString()) ? "COMPLETE" : "PROCESSING";
                     assertEquals(state, rs.getString(3));
-                    com.fasterxml.jackson.databind.node.ObjectNode expected =
-                            (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(added.get(id));
+                    ObjectNode expected =
+                            (ObjectNode) json.readTree(added.get(id));
                     expected.put("lifecycle", state).put("processedAt", 1_700_000_009_999L);
                     assertEquals(expected, json.readTree(rs.getString(2)), id);
                     assertEquals(id, expected.get("eventId").asText());
@@ -198,12 +215,12 @@ class LifecycleTest {
                 assertEquals(12, n);
             }
             // The whole of processing in one statement: the 11 PROCESSING events claimed, every one FAILED (share 1).
-            try (java.sql.PreparedStatement process = c.prepareStatement(v.processSql())) {
+            try (PreparedStatement process = c.prepareStatement(v.processSql())) {
                 process.setInt(1, 100);
                 process.setDouble(2, 1.0);
                 process.setLong(3, 1_700_000_019_999L);
                 Map<String, String> failed = advanced(process, 11);
-                assertEquals(java.util.Set.of("FAILED"), java.util.Set.copyOf(failed.values()));
+                assertEquals(Set.of("FAILED"), Set.copyOf(failed.values()));
                 assertTrue(!failed.containsKey(ids[0].toString()), "the COMPLETE event is not claimed again");
             }
             assertEquals(11, count(c, "SELECT count(*) FROM train_events WHERE " + v.json("payload")
@@ -212,8 +229,8 @@ class LifecycleTest {
         Map<String, Check> checks;
         try (Connection c = db.connect()) {
             c.setAutoCommit(true);
-            checks = dev.gauntlet.sql.check.SqlChecks.run(c, EventChecks.tables(v),
-                    dev.gauntlet.sql.check.CheckScope.all()).stream().collect(Collectors.toMap(Check::name, k -> k));
+            checks = SqlChecks.run(c, EventChecks.tables(v),
+                    CheckScope.all()).stream().collect(Collectors.toMap(Check::name, k -> k));
         }
         assertEquals(7, checks.size(), checks.keySet().toString());
         checks.values().forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
@@ -228,9 +245,9 @@ class LifecycleTest {
      */
     @Test
     void anAddWhoseAnswerIsLostLeavesItsEventsMaybeAddedAndTheChecksPass(TestDatabase server) throws Exception {
-        java.util.Optional<java.nio.file.Path> binary = dev.gauntlet.sql.adversity.Toxiproxy.find();
-        org.junit.jupiter.api.Assumptions.assumeTrue(binary.isPresent(),
-                "Toxiproxy is not installed: " + dev.gauntlet.sql.adversity.Toxiproxy.INSTALL);
+        Optional<java.nio.file.Path> binary = Toxiproxy.find();
+        Assumptions.assumeTrue(binary.isPresent(),
+                "Toxiproxy is not installed: " + Toxiproxy.INSTALL);
         TestDatabase db = server.freshDatabase("te_lost_answer");
         Variant v = Variant.TEXT;
         EventLedger ledger = new EventLedger();
@@ -238,14 +255,14 @@ class LifecycleTest {
             c.setAutoCommit(true);
             EventTables.create(c, v, false, 0, 3, ledger);
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/").matcher(db.jdbcUrl());
+        Matcher m = Pattern.compile("//([^:/]+):(\\d+)/").matcher(db.jdbcUrl());
         assertTrue(m.find(), db.jdbcUrl());
-        try (dev.gauntlet.sql.adversity.Toxiproxy toxiproxy = dev.gauntlet.sql.adversity.Toxiproxy.start()) {
+        try (Toxiproxy toxiproxy = Toxiproxy.start()) {
             int port = toxiproxy.proxy("pg", m.group(1), Integer.parseInt(m.group(2)));
             String proxied = db.jdbcUrl().replace("//" + m.group(1) + ":" + m.group(2) + "/", "//127.0.0.1:" + port + "/");
             RunPlan plan = RunPlan.builder().clients(1, 0).workers(1).iterations(2)
                     .reportEvery(Duration.ofSeconds(1)).seed(4).build();
-            dev.gauntlet.core.run.Operation<Connection> connect = dev.gauntlet.core.run.Operation.of("connect",
+            Operation<Connection> connect = Operation.of("connect",
                     c -> c.isValid(5));
             Workload<Connection> oneAdd = new Workload<>() {
                 @Override
@@ -268,7 +285,7 @@ class LifecycleTest {
                             try {
                                 toxiproxy.addToxic("pg", "answers-lost", "timeout", "downstream", 1.0,
                                         Map.of("timeout", 500));
-                            } catch (java.io.IOException e) {
+                            } catch (IOException e) {
                                 throw new IllegalStateException(e);
                             }
                             return Step.now(cycle.add);
