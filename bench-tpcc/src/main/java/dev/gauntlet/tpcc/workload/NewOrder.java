@@ -1,7 +1,6 @@
 package dev.gauntlet.tpcc.workload;
 
 import dev.gauntlet.core.metrics.Counters;
-import java.sql.Array;
 import dev.gauntlet.core.run.Attempt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,13 +12,17 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The New-Order transaction (clause 2.4): 5-15 order lines, 1% of them from a remote warehouse, and 1% of
- * orders ending in an unused item id that rolls the whole transaction back. One statement (round trips cost
- * the driver and the server more CPU than anything else they do): the district's next order id, the order and
- * its new_order row, the customer and warehouse, all stock rows joined with their items in one UPDATE (in key
- * order, so concurrent orders do not deadlock) and all order lines, as data-modifying CTEs.
+ * orders ending in an unused item id that rolls the whole transaction back. One statement in auto-commit, one round
+ * trip (round trips cost the driver and the server more CPU than anything else they do): the district's next order
+ * id, the order and its new_order row, the customer and warehouse, all stock rows joined with their items in one
+ * UPDATE (in key order, so concurrent orders do not deadlock) and all order lines, as data-modifying CTEs. An order
+ * that finds a stock row missing, and one meant to roll back, fails in the statement itself, so the server rolls it
+ * back as it answers and no COMMIT or ROLLBACK of ours follows.
  *
  * <p>Any other item or stock row found missing is damaged data and stops the run with a
  * {@link DamagedDataException} naming it: passed off as a rollback it would count as committed work that never
@@ -41,9 +44,12 @@ public final class NewOrder implements TransactionMode.Procedural {
      * The whole order in one statement, one round trip: the district's next order id, the order and its new_order
      * row, the customer and warehouse read, every line's stock updated (joined with its item, in key order so
      * concurrent orders do not deadlock) and every line inserted from what that update returned. It answers the
-     * order id, whether the customer was found, how many stock rows it updated and, only when that is fewer than
-     * the lines ordered, which (supplying warehouse and item packed in a long): an unused item id matches no stock row. Each line's item,
-     * supplying warehouse and quantity are bound once, as three arrays.
+     * order id and whether the customer was found. When it updated fewer stock rows than there are lines (an unused
+     * item id matches no stock row), or the order is meant to roll back, it fails instead: the text
+     * {@code missing stock: item@warehouse,...} cast to an integer raises {@code invalid_text_representation}
+     * naming the lines without stock, and the failed statement leaves nothing behind (a function's RAISE without a
+     * function). Each line's item, supplying warehouse and quantity are bound once, as three arrays, for the update;
+     * item and warehouse again for the list, which is only computed when it fails.
      */
     private static final String[] ORDER = new String[Scale.DISTRICTS_PER_WAREHOUSE + 1];
     /** Which of some item ids exist: only asked once the stock update found rows missing, to name the damage. */
@@ -51,7 +57,10 @@ public final class NewOrder implements TransactionMode.Procedural {
     private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?, ?)";
     /** The SQLSTATE {@code tpcc_new_order} raises when stock rows are missing (the message lists item@warehouse). */
     private static final String MISSING_STOCK = "GT001";
+    /** The SQLSTATE of the statement's own failure: its list of missing stock cast to an integer. */
+    private static final String MISSING_STOCK_CAST = "22P02";
     private static final String MISSING_STOCK_PREFIX = "missing stock: ";
+    private static final Pattern MISSING_LINE = Pattern.compile("(\\d+)@(\\d+)");
 
     static {
         for (int d = 1; d <= Scale.DISTRICTS_PER_WAREHOUSE; d++) {
@@ -74,8 +83,9 @@ public final class NewOrder implements TransactionMode.Procedural {
                     + "SELECT n.no_o_id, ?, ?, s.n, s.s_i_id, s.s_w_id, NULL, s.q, s.i_price * s.q, s.dist "
                     + "FROM s CROSS JOIN n) "
                     + "SELECT (SELECT no_o_id FROM n), (SELECT count(*) FROM c), "
-                    + "(SELECT count(*) FROM s), "
-                    + "(SELECT CASE WHEN count(*) < ? THEN array_agg(s_w_id::bigint << 32 | s_i_id) END FROM s)";
+                    + "CASE WHEN (SELECT count(*) FROM s) < ? OR ? THEN ('" + MISSING_STOCK_PREFIX + "' || coalesce(("
+                    + "SELECT string_agg(v.i || '@' || v.w, ',') FROM unnest(?::int[], ?::int[]) AS v(i, w) "
+                    + "WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.s_i_id = v.i AND s.s_w_id = v.w)), ''))::int END";
         }
     }
 
@@ -131,20 +141,22 @@ public final class NewOrder implements TransactionMode.Procedural {
         return NAME;
     }
 
-    /** The transaction's statement, on a connection the caller commits or rolls back. */
+    @Override
+    public Commit commit() {
+        return Commit.IMPLICIT; // one statement, committed by the server as it answers (or failed as a whole)
+    }
+
+    /** The transaction's statement, in auto-commit or on a connection the caller commits. */
     void execute(Connection c) throws SQLException {
         placed = 0;
         entered = CommittedOrders.entryTime();
-        int orderId;
         boolean allLocal = true;
         for (Line l : lines) {
             allLocal &= l.supplyWarehouse() == warehouse;
         }
         int[] items = ints(Line::item);
         int[] supply = ints(Line::supplyWarehouse);
-        int[] quantities = ints(Line::quantity);
-        int stocked;
-        Set<Long> found = new HashSet<>();
+        int orderId;
         try (PreparedStatement s = c.prepareStatement(ORDER[district])) {
             int i = 0;
             s.setInt(++i, warehouse);
@@ -163,10 +175,13 @@ public final class NewOrder implements TransactionMode.Procedural {
             s.setInt(++i, warehouse);
             s.setObject(++i, items);
             s.setObject(++i, supply);
-            s.setObject(++i, quantities);
+            s.setObject(++i, ints(Line::quantity));
             s.setInt(++i, district);
             s.setInt(++i, warehouse);
             s.setInt(++i, lines.length);
+            s.setBoolean(++i, rollback);
+            s.setObject(++i, items);
+            s.setObject(++i, supply);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 orderId = rs.getInt(1);
@@ -175,27 +190,13 @@ public final class NewOrder implements TransactionMode.Procedural {
                             + " not found");
                 }
                 // The taxes, discount and credit are read as clause 2.4.2.2 says; no terminal shows the total.
-                stocked = rs.getInt(3);
-                // Which stock rows were found is only sent when some were not (1% of orders).
-                Array keys = rs.getArray(4);
-                if (keys != null) {
-                    found.addAll(Arrays.asList((Long[]) keys.getArray()));
-                }
             }
-        }
-        if (stocked == lines.length && !rollback) {
-            placed = orderId;
+        } catch (SQLException e) {
+            if (!MISSING_STOCK_CAST.equals(e.getSQLState()) || !message(e).contains(MISSING_STOCK_PREFIX)) {
+                throw e;
+            }
+            failedForMissingStock(c, e);
             return;
-        }
-        List<Line> missing = Arrays.stream(lines).filter(l -> !found.contains(key(l.supplyWarehouse(), l.item())))
-                .toList();
-        if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
-            // Clause 2.4.2.3: the unused item id rolls the whole order back; not an error.
-            c.rollback();
-            return;
-        }
-        if (!missing.isEmpty() || rollback) {
-            throw damaged(c, missing);
         }
         placed = orderId;
     }
@@ -226,12 +227,8 @@ public final class NewOrder implements TransactionMode.Procedural {
             if (!MISSING_STOCK.equals(e.getSQLState())) {
                 throw e;
             }
-            rollBack(c);
-            List<Line> missing = missingLines(e);
-            if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
-                return; // clause 2.4.2.3: rolled back, not an error
-            }
-            throw damaged(c, missing);
+            failedForMissingStock(c, e);
+            return;
         }
         if (rollback) {
             rollBack(c); // too late in auto-commit: the unused item id exists, and the run stops on damaged data
@@ -253,19 +250,36 @@ public final class NewOrder implements TransactionMode.Procedural {
         }
     }
 
-    /** The lines {@code tpcc_new_order} found no stock for, from its {@code missing stock: item@warehouse,...}. */
+    /**
+     * After the order failed on missing stock (and so left nothing behind): the unused item id alone is the expected
+     * rollback (clause 2.4.2.3), returned from normally; anything else is damaged data, thrown.
+     */
+    private void failedForMissingStock(Connection c, SQLException e) throws SQLException {
+        rollBack(c);
+        List<Line> missing = missingLines(e);
+        if (rollback && missing.size() == 1 && missing.get(0).item() == Scale.UNUSED_ITEM_ID) {
+            return;
+        }
+        throw damaged(c, missing);
+    }
+
+    private static String message(SQLException e) {
+        return e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                ? p.getServerErrorMessage().getMessage() : String.valueOf(e.getMessage());
+    }
+
+    /** The lines found without stock, from the failure's {@code missing stock: item@warehouse,...}. */
     private List<Line> missingLines(SQLException e) {
-        String message = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
-                ? p.getServerErrorMessage().getMessage() : e.getMessage();
-        int at = message.indexOf(MISSING_STOCK_PREFIX);
+        String text = message(e);
+        int at = text.indexOf(MISSING_STOCK_PREFIX);
         List<Line> missing = new ArrayList<>();
         if (at < 0) {
             return missing;
         }
-        for (String pair : message.substring(at + MISSING_STOCK_PREFIX.length()).strip().split(",")) {
-            String[] parts = pair.split("@");
-            int item = Integer.parseInt(parts[0].strip());
-            int supply = Integer.parseInt(parts[1].strip());
+        Matcher m = MISSING_LINE.matcher(text.substring(at + MISSING_STOCK_PREFIX.length()));
+        while (m.find()) {
+            int item = Integer.parseInt(m.group(1));
+            int supply = Integer.parseInt(m.group(2));
             for (Line l : lines) {
                 if (l.item() == item && l.supplyWarehouse() == supply) {
                     missing.add(l);
@@ -273,10 +287,6 @@ public final class NewOrder implements TransactionMode.Procedural {
             }
         }
         return missing;
-    }
-
-    private static long key(int supplyWarehouse, int item) {
-        return (long) supplyWarehouse << 32 | item;
     }
 
     /**
@@ -329,20 +339,25 @@ public final class NewOrder implements TransactionMode.Procedural {
 
     @Override
     public void execute(Connection c, Attempt attempt) throws SQLException {
+        recorded(attempt); // before the statement: a session lost while it runs leaves the order maybe placed
         execute(c);
         committed(attempt::count); // held by the attempt until it commits
-        recorded(attempt);
     }
 
     /**
      * The placed order (its key, customer, line count and entry time) goes to the ledger once its commit is heard;
-     * an ambiguous one is only counted.
+     * an ambiguous one is only counted. Said before the transaction runs: in auto-commit its statement is its commit,
+     * so an answer lost on the way leaves the order in doubt with nothing said after it.
      */
     @Override
     public void recorded(Attempt attempt) {
-        if (orders != null && placed > 0) {
-            CommittedOrders.Order order = placedOrder();
-            attempt.afterCommit(() -> orders.committed(order));
+        if (orders != null) {
+            attempt.afterCommit(() -> {
+                CommittedOrders.Order order = placedOrder();
+                if (order != null) {
+                    orders.committed(order);
+                }
+            });
             attempt.ifCommitUnknown(orders::uncertain);
         }
     }

@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * How a terminal's transaction reaches the database. {@code statements}: the transaction's own statements from the
- * driver: New-Order (one statement) and Delivery (up to five) then COMMIT; Payment, Order-Status and Stock-Level are
- * one statement each, run in auto-commit, one round trip. {@code procedures}: one call of its PL/pgSQL function (see
+ * driver, each transaction one statement in auto-commit, one round trip (Delivery one per pass over the districts a
+ * concurrent Delivery left it, usually one). {@code procedures}: one call of its PL/pgSQL function (see
  * {@code procedures.sql}) with the same inputs, as HammerDB runs TPC-C on PostgreSQL, in auto-commit: the server
  * commits as it answers, so a transaction is one round trip (a session lost during a writing call is an ambiguous
  * commit).
@@ -47,7 +47,11 @@ public enum TransactionMode {
         /** What this transaction did, counted once it commits. */
         void committed(dev.gauntlet.core.metrics.Counters counters);
 
-        /** Work once the attempt's commit is known or in doubt (e.g. keeping a New-Order's key); none by default. */
+        /**
+         * Work once the attempt's commit is known or in doubt (e.g. keeping a New-Order's key), said to the attempt
+         * before the transaction runs (a call's answer lost on the way leaves its commit in doubt with nothing said
+         * after it); none by default.
+         */
         default void recorded(Attempt attempt) {
         }
     }
@@ -68,9 +72,9 @@ public enum TransactionMode {
 
         @Override
         public void execute(Connection c, Attempt attempt) throws SQLException {
+            transaction.recorded(attempt);
             transaction.call(c);
             transaction.committed(attempt::count);
-            transaction.recorded(attempt);
         }
     }
 }

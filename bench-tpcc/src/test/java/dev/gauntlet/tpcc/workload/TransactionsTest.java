@@ -127,16 +127,82 @@ class TransactionsTest {
 
     @Test
     void aNewOrderThatFindsAnItemMissingFailsFatallyNamingIt() throws SQLException {
-        try (Connection c = transaction()) {
+        // Committed damage, as a run meets it: the failed order's statement rolls back what its transaction did.
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            execute(c, "CREATE TABLE item_kept AS SELECT * FROM item WHERE i_id = 12");
             execute(c, "DELETE FROM item WHERE i_id = 12");
+            try {
+                long before = orders(c);
+                Exception e = assertThrows(Exception.class, () -> order(false, 5, 12).execute(c));
+                assertEquals(Failure.Kind.FATAL, SqlStates.classify(e).kind(), e::toString);
+                assertEquals("damaged data: New-Order of warehouse 1 district 3 found no item 12 (only item 100001 is "
+                        + "meant to be missing); reload with init --drop", e.getMessage());
+                // Damage shows even in an order that was going to roll back on the unused item.
+                assertThrows(Exception.class, () -> order(true, 12, Scale.UNUSED_ITEM_ID).execute(c));
+                assertEquals(before, orders(c), "a damaged order leaves nothing behind");
+            } finally {
+                execute(c, "INSERT INTO item SELECT * FROM item_kept");
+                execute(c, "DROP TABLE item_kept");
+            }
+        }
+    }
 
-            Exception e = assertThrows(Exception.class, () -> order(false, 5, 12).execute(c));
-            assertEquals(Failure.Kind.FATAL, SqlStates.classify(e).kind(), e::toString);
-            assertEquals("damaged data: New-Order of warehouse 1 district 3 found no item 12 (only item 100001 is "
-                    + "meant to be missing); reload with init --drop", e.getMessage());
-            // Damage shows even in an order that was going to roll back on the unused item.
-            assertThrows(Exception.class, () -> order(true, 12, Scale.UNUSED_ITEM_ID).execute(c));
-            c.rollback();
+    @Test
+    void anOrderMeantToRollBackThatFindsTheUnusedItemInStockFailsInItsOwnStatementAndLeavesNothing()
+            throws SQLException {
+        // In auto-commit the statement is the commit: an order meant to roll back must fail in the statement, not
+        // after it, or it would be committed before the driver could see that the unused item id was there.
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            execute(c, "INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (" + Scale.UNUSED_ITEM_ID
+                    + ", 1, 'not meant to exist', 1.00, 'data')");
+            execute(c, "INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, "
+                    + "s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, "
+                    + "s_remote_cnt, s_data) SELECT " + Scale.UNUSED_ITEM_ID + ", s_w_id, s_quantity, s_dist_01, "
+                    + "s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, "
+                    + "s_dist_10, 0, 0, 0, s_data FROM stock WHERE s_w_id = 1 AND s_i_id = 5");
+            try {
+                long before = orders(c);
+                Exception e = assertThrows(Exception.class, () -> order(true, 5, Scale.UNUSED_ITEM_ID).execute(c));
+                assertEquals("damaged data: New-Order of warehouse 1 district 3 found item 100001, the id meant to be "
+                        + "unused, in stock (only item 100001 is meant to be missing); reload with init --drop",
+                        e.getMessage());
+                assertEquals(before, orders(c), "the order was not committed");
+            } finally {
+                execute(c, "DELETE FROM stock WHERE s_i_id = " + Scale.UNUSED_ITEM_ID);
+                execute(c, "DELETE FROM item WHERE i_id = " + Scale.UNUSED_ITEM_ID);
+            }
+        }
+    }
+
+    @Test
+    void aDeliveryThatFindsANewOrderRowWithoutItsOrderFailsFatallyNamingItAndDeliversNothing() throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            long oldest;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT min(no_o_id) FROM new_order WHERE no_w_id = 1 AND no_d_id = 6")) {
+                rs.next();
+                oldest = rs.getLong(1);
+            }
+            execute(c, "CREATE TABLE order_kept AS SELECT * FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 6 AND o_id = "
+                    + oldest);
+            execute(c, "DELETE FROM \"order\" WHERE o_w_id = 1 AND o_d_id = 6 AND o_id = " + oldest);
+            try {
+                Exception e = assertThrows(Exception.class, () -> new Delivery(1, 4).execute(c));
+                assertEquals(Failure.Kind.FATAL, SqlStates.classify(e).kind(), e::toString);
+                assertEquals("damaged data: Delivery of warehouse 1 found new_order rows without an order: 6/" + oldest
+                        + " (district/order); reload with init --drop", e.getMessage());
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT count(*) FROM \"order\" WHERE o_w_id = 1 AND o_carrier_id = 4 AND o_id >= 2101")) {
+                    rs.next();
+                    assertEquals(0, rs.getLong(1), "no district was delivered");
+                }
+            } finally {
+                execute(c, "INSERT INTO \"order\" SELECT * FROM order_kept");
+                execute(c, "DROP TABLE order_kept");
+            }
         }
     }
 
