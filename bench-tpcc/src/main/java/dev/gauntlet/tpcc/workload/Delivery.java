@@ -30,12 +30,14 @@ public final class Delivery implements TransactionMode.Procedural {
     private static final String NO_ORDER = "new_order rows without an order: ";
 
     /**
-     * One pass over the wanted districts: each one's oldest new order taken, delivered and its customer credited. It
+     * One pass over the wanted districts: each one's oldest new order (one probe of the key each, not a scan of
+     * the warehouse's new orders) taken, delivered and its customer credited. It
      * answers the districts it delivered; when a taken new_order row has no order it fails instead, naming them (the
      * text cast to an integer raises {@code invalid_text_representation}; the failed statement leaves nothing).
      */
-    private static final String DELIVER = "WITH oldest AS (SELECT no_d_id, min(no_o_id) AS no_o_id FROM new_order "
-            + "WHERE no_w_id = ? AND no_d_id = ANY (?) GROUP BY no_d_id), "
+    private static final String DELIVER = "WITH oldest AS (SELECT w.d AS no_d_id, n.no_o_id FROM unnest(?::int[]) AS w(d) "
+            + "CROSS JOIN LATERAL (SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = w.d "
+            + "ORDER BY no_o_id LIMIT 1) AS n), "
             + "taken AS (DELETE FROM new_order n USING oldest WHERE n.no_w_id = ? AND n.no_d_id = oldest.no_d_id "
             + "AND n.no_o_id = oldest.no_o_id RETURNING n.no_d_id AS d, n.no_o_id AS o), "
             + "carried AS (UPDATE \"order\" SET o_carrier_id = ? FROM taken WHERE o_w_id = ? AND o_d_id = taken.d "
@@ -92,8 +94,8 @@ public final class Delivery implements TransactionMode.Procedural {
              PreparedStatement left = c.prepareStatement(UNDELIVERED)) {
             for (int pass = 0; pass < 10 && !wanted.isEmpty(); pass++) {
                 int i = 0;
-                deliver.setInt(++i, warehouse);
                 deliver.setObject(++i, districts(wanted));
+                deliver.setInt(++i, warehouse);
                 deliver.setInt(++i, warehouse);
                 deliver.setInt(++i, carrier);
                 deliver.setInt(++i, warehouse);
