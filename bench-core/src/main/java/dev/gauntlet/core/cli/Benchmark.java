@@ -240,6 +240,14 @@ public final class Benchmark {
         return p.primeUntil() == null ? limit : "until " + p.primeUntil() + ", at most " + limit;
     }
 
+    /**
+     * Seconds from the JVM's start to the run's first operation (its start, priming included): the cold start a user
+     * waits through. Recorded for the first run of a JVM only.
+     */
+    public static final String JVM_START_TO_FIRST_OPERATION = "jvmStartToFirstOperationSeconds";
+    private static final java.util.concurrent.atomic.AtomicBoolean COLD_START_RECORDED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {
         RunPlan p = spec.plan();
         Map<String, Object> parameters = new LinkedHashMap<>();
@@ -287,6 +295,14 @@ public final class Benchmark {
                             metrics.add(m.metric(), rise / m.unit() / operations, m.info()));
                 }
             }
+        }
+        if (COLD_START_RECORDED.compareAndSet(false, true)) {
+            // The first run of this JVM: what a cold start cost before its first operation (the JVM, Gauntlet,
+            // the database's start and load when it starts one); later runs of the JVM (an experiment's cells) are
+            // not cold, so they do not say it.
+            long jvmStart = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+            metrics.add(JVM_START_TO_FIRST_OPERATION, Math.max(0, record.startedAt().toEpochMilli() - jvmStart) / 1000.0,
+                    new MetricInfo(MetricInfo.Better.NEITHER, MetricInfo.Merge.NONE));
         }
         return RunResult.builder()
                 .runId(RunResult.newRunId())

@@ -58,6 +58,25 @@ class BenchmarkTest {
     }
 
     @Test
+    void onlyTheFirstRunOfAJvmSaysHowLongItsColdStartTook() throws Exception {
+        Benchmark b = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()));
+        b.run(spec(tmp.resolve("a"), r -> r));
+        b.run(spec(tmp.resolve("b"), r -> r));
+        RunResult first = ResultFile.read(tmp.resolve("a"));
+        RunResult second = ResultFile.read(tmp.resolve("b"));
+        assertTrue(!second.metrics().containsKey(Benchmark.JVM_START_TO_FIRST_OPERATION),
+                "a later run of the same JVM is not a cold start: " + second.metrics());
+        Double cold = first.metrics().get(Benchmark.JVM_START_TO_FIRST_OPERATION);
+        if (cold != null) { // absent when an earlier test of this JVM ran first
+            long jvmStart = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+            double expected = (java.time.Instant.parse(first.startedAt()).toEpochMilli() - jvmStart) / 1000.0;
+            assertEquals(expected, cold, 0.002, "from the JVM's start to the run's start");
+            assertEquals(dev.gauntlet.core.result.MetricInfo.Better.NEITHER,
+                    first.metricInfo(Benchmark.JVM_START_TO_FIRST_OPERATION).better());
+        }
+    }
+
+    @Test
     void theIntervalLogMarksTheEndOfTheWarmup() throws Exception {
         Path out = tmp.resolve("run");
         new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))

@@ -27,8 +27,12 @@ public final class DbBenchKey {
 
     /** The buffer holding key {@code number}, positioned at 0 with {@code keySize} bytes remaining. */
     public ByteBuffer of(long number) {
-        for (int i = 0; i < numberBytes; i++) {
-            buffer.put(i, (byte) (number >>> ((numberBytes - i - 1) << 3)));
+        if (numberBytes == Long.BYTES) {
+            buffer.putLong(0, number); // big-endian, as the buffer's default order: one store, not eight
+        } else {
+            for (int i = 0; i < numberBytes; i++) {
+                buffer.put(i, (byte) (number >>> ((numberBytes - i - 1) << 3)));
+            }
         }
         buffer.limit(keySize).position(0);
         return buffer;
