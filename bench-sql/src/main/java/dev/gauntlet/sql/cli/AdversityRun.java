@@ -140,10 +140,7 @@ final class AdversityRun implements AutoCloseable {
                 system = new SystemUnderTest(given, databaseName, null, proxies);
                 out.println("Database: " + db.version());
                 out.println("  url:     " + Redaction.url(connection.url));
-                if (network) {
-                    out.println("  workload through Toxiproxy: " + proxied(proxies) + "; administration and probes "
-                            + "straight to the servers");
-                }
+                sayProxied(out);
                 if (plan.standby() != Standby.NONE) {
                     out.println("  note:    the plan's standby applies to the embedded servers only");
                 }
@@ -179,10 +176,7 @@ final class AdversityRun implements AutoCloseable {
                 servers.standby().ifPresent(s -> out.println("  standby: localhost:" + s.port() + ", "
                         + (servers.synchronous() ? "synchronous" : "asynchronous") + " streaming replication"));
                 out.println("  url:     " + url);
-                if (network) {
-                    out.println("  workload through Toxiproxy: " + proxied(proxies) + "; administration and probes "
-                            + "straight to the servers");
-                }
+                sayProxied(out);
                 return db;
             } catch (RuntimeException | IOException e) {
                 servers.close();
@@ -200,14 +194,18 @@ final class AdversityRun implements AutoCloseable {
         }
     }
 
-    /** {@code n1 = host:port via 127.0.0.1:PORT, ...}: each server and the proxy in front of it. */
-    private static String proxied(ServerProxies proxies) {
+    /** When the workload goes through Toxiproxy: each server and the proxy in front of it. */
+    private void sayProxied(PrintStream out) {
+        if (proxies == null) {
+            return;
+        }
         List<TargetHosts.HostPort> via = TargetHosts.ofUrl(proxies.sessionUrl()).orElseThrow().hosts();
         List<String> each = new ArrayList<>();
         for (int i = 0; i < via.size(); i++) {
             each.add(TargetHosts.name(i) + " = " + proxies.servers().hosts().get(i) + " via " + via.get(i));
         }
-        return String.join(", ", each);
+        out.println("  workload through Toxiproxy: " + String.join(", ", each) + "; administration and probes "
+                + "straight to the servers");
     }
 
     /**
