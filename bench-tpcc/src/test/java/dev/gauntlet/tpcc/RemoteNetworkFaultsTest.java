@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Toxiproxy Gauntlet starts on the driver's machine: TPC-C through latency, a partition of the server the workload
  * uses and a reset, each followed by its recovery, and a partition of the other server of a multi-host URL that names
  * the same server twice ({@code localhost} as n1, {@code 127.0.0.1} as n2: two proxies). Recovery measured for each,
- * failures by class recorded after the partition, none while only n2 was cut off (the sessions are on n1), nothing
- * lost, every check PASS. It needs a real server of its own, so it runs only when asked (the Debian cluster here):
+ * failures by class recorded when the partition of n1 ends, none while only n2 was cut off (the sessions are on n1),
+ * nothing lost, every check PASS. It needs a real server of its own, so it runs only when asked (the Debian cluster here):
  *
  * <pre>
  * GAUNTLET_PG_URL=jdbc:postgresql://localhost:5432/gauntlet_network GAUNTLET_PG_USER=bench GAUNTLET_PG_PASSWORD=bench \
@@ -89,6 +89,8 @@ class RemoteNetworkFaultsTest {
         RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
         Map<String, DisruptionRecord> d = r.disruptions().stream()
                 .collect(Collectors.toMap(DisruptionRecord::name, Function.identity()));
+        r.disruptions().forEach(each -> System.out.printf("%s: %s after %s s; %s%n", each.name(), each.recovery(),
+                each.recoverySeconds(), each.notes()));
         assertEquals(List.of("latency", "partition-n2", "partition-n1", "reset"),
                 r.disruptions().stream().map(DisruptionRecord::name).toList());
         List<Interval> intervals = new ArrayList<>();
@@ -116,7 +118,8 @@ class RemoteNetworkFaultsTest {
         assertTrue(d.get("latency").notes().get(0).endsWith("to every server (2 Toxiproxy proxies)"),
                 d.get("latency").notes().toString());
 
-        // n1 cut off: the sessions behind it fail by class once they give up on the server, and are re-opened.
+        // n1 cut off: the sessions behind it stall; when it ends Toxiproxy closes the connections it held (its timeout
+        // toxic's cleanup), so they fail by class and are re-opened.
         DisruptionRecord cutN1 = d.get("partition-n1");
         List<Interval> afterCut = intervals.stream().filter(i -> i.t() > cutN1.startSeconds()
                 && i.t() <= cutN1.endSeconds() + cutN1.recoverySeconds() + 1).toList();
