@@ -9,17 +9,23 @@ import java.sql.Statement;
 
 /**
  * A database a run talks to: its connection settings, what it is (product and version), and, when Gauntlet
- * started it, the embedded server(s) that {@link #close()} stops.
+ * started it, the embedded server(s) that {@link #close()} stops. The workload's sessions may take another way to it
+ * ({@link #sessions()}: through Toxiproxy in a run through network faults) than everything else: loading,
+ * administration, probes and checks connect straight ({@link #settings()}), so a fault on the workload's path leaves
+ * them alone.
  */
 public final class Database implements AutoCloseable {
 
     private final ConnectionSettings settings;
+    private final ConnectionSettings sessions;
     private final String product;
     private final String version;
     private final AutoCloseable embedded;
 
-    private Database(ConnectionSettings settings, String product, String version, AutoCloseable embedded) {
+    private Database(ConnectionSettings settings, ConnectionSettings sessions, String product, String version,
+                     AutoCloseable embedded) {
         this.settings = settings;
+        this.sessions = sessions;
         this.product = product;
         this.version = version;
         this.embedded = embedded;
@@ -38,7 +44,7 @@ public final class Database implements AutoCloseable {
                 rs.next();
                 version = rs.getString(1);
             }
-            return new Database(settings, product, version, embedded);
+            return new Database(settings, settings, product, version, embedded);
         } catch (SQLException e) {
             throw new DatabaseUnavailableException(explain(settings, e), e);
         }
@@ -64,8 +70,27 @@ public final class Database implements AutoCloseable {
         return "cannot use the database at " + url + ": " + why + (state.isEmpty() ? "" : " (SQLSTATE " + state + ")");
     }
 
+    /**
+     * This database with the workload's sessions connecting through {@code sessions} (a proxy in front of it),
+     * which is tried once so a path that does not work is reported before anything else happens.
+     */
+    public Database withSessionsThrough(ConnectionSettings sessions) {
+        try (Connection c = sessions.connect()) {
+            c.isValid(0);
+        } catch (SQLException e) {
+            throw new DatabaseUnavailableException(explain(sessions, e), e);
+        }
+        return new Database(settings, sessions, product, version, embedded);
+    }
+
+    /** Where loading, administration, probes and checks connect: straight to the server. */
     public ConnectionSettings settings() {
         return settings;
+    }
+
+    /** Where the workload's sessions connect: {@link #settings()}, or the path a run through faults puts them on. */
+    public ConnectionSettings sessions() {
+        return sessions;
     }
 
     public String product() {

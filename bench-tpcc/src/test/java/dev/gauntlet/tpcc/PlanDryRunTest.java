@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.sql.adversity.Toxiproxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,6 +75,45 @@ class PlanDryRunTest {
         assertEquals(0, embedded.code(), embedded.err() + embedded.out());
         assertTrue(embedded.out().contains("Target: the embedded servers (no --url)"), embedded.out());
         assertTrue(embedded.out().contains("(target variables once the servers start)"), embedded.out());
+    }
+
+    @Test
+    void aNetworkFaultSaysWhichServersItHitsAndAnUnknownOneIsRefused(@TempDir Path tmp) throws Exception {
+        Path unknown = AdversityRunTest.plan(tmp,
+                "phases: [{name: a, length: 1m, disruptions: [{kind: blackhole, length: 5s, hosts: [n3]}]}]");
+        AdversityRunTest.Outcome refused = tpcc("run", "--plan", unknown.toString(), "--dry-run", "--url", NOWHERE);
+        assertEquals(2, refused.code(), refused.err() + refused.out());
+        assertEquals("run: " + unknown + ": phase a, disruption 1 (blackhole): hosts: 'n3' is no server of the target "
+                + "(n1 = db1.invalid:5433, n2 = db2.invalid:5432)", refused.err().strip());
+        AdversityRunTest.Outcome embedded = tpcc("run", "--plan", unknown.toString(), "--dry-run");
+        assertEquals(2, embedded.code(), embedded.err() + embedded.out());
+        assertTrue(embedded.err().contains("'n3' is no server of the embedded topology"), embedded.err());
+
+        Assumptions.assumeTrue(Toxiproxy.find().isPresent(), "Toxiproxy is not installed: " + Toxiproxy.INSTALL);
+        Path file = AdversityRunTest.plan(tmp, """
+                phases:
+                  - name: faults
+                    length: 1m
+                    disruptions:
+                      - {kind: latency, at: 5s, length: 5s}
+                      - {kind: blackhole, at: 20s, length: 5s, hosts: [n2]}
+                      - {kind: reset, at: 40s, length: 5s, hosts: ['db1.invalid:5433']}
+                """);
+        AdversityRunTest.Outcome run = tpcc("run", "--plan", file.toString(), "--dry-run", "--url", NOWHERE);
+        assertEquals(0, run.code(), run.err() + run.out());
+        String out = run.out();
+        assertTrue(out.contains("latency: latency in phase faults, 5s to 10s\n"
+                + "    LATENCY (+/- JITTER) added each way between the workload and HOSTS for SHARE of the connections\n"
+                + "    on:   every server: n1 = db1.invalid:5433, n2 = db2.invalid:5432\n"), out);
+        assertTrue(out.contains("blackhole: blackhole in phase faults, 20s to 25s\n"), out);
+        assertTrue(out.contains("    on:   n2 = db2.invalid:5432\n"), out);
+        assertTrue(out.contains("    on:   n1 = db1.invalid:5433\n"), out);
+        Path standbyOnly = AdversityRunTest.plan(Files.createDirectory(tmp.resolve("embedded")),
+                "phases: [{name: a, length: 1m, disruptions: [{kind: blackhole, length: 5s, hosts: [n2]}]}]");
+        AdversityRunTest.Outcome standby = tpcc("run", "--plan", standbyOnly.toString(), "--dry-run", "--standby",
+                "sync");
+        assertEquals(0, standby.code(), standby.err() + standby.out());
+        assertTrue(standby.out().contains("    on:   n2 (the standby at start)\n"), standby.out());
     }
 
     @Test

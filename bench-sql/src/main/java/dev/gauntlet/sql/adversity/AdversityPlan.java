@@ -62,6 +62,39 @@ public record AdversityPlan(String name, String description, Standby standby, Re
     }
 
     /**
+     * Checks that the servers every network fault singles out ({@code hosts}) are servers of the target:
+     * {@code target} those of {@code --url}; null for the embedded topology, whose servers a plan names {@code n1}
+     * (the primary at start) and {@code n2} (the standby) only, their ports being chosen when they start.
+     *
+     * @throws IllegalArgumentException {@code phase P, disruption N (kind): hosts: what is wrong}
+     */
+    public void checkHosts(TargetHosts target) {
+        int embedded = standby == Standby.NONE ? 1 : 2;
+        for (PlanPhase phase : phases) {
+            for (int i = 0; i < phase.disruptions().size(); i++) {
+                DisruptionSpec d = phase.disruptions().get(i);
+                try {
+                    if (target != null) {
+                        target.positions(d.listOption("hosts"));
+                        continue;
+                    }
+                    for (String host : d.listOption("hosts")) {
+                        int place = TargetHosts.positionNamed(host);
+                        if (place < 0 || place >= embedded) {
+                            throw new IllegalArgumentException("'" + host + "' is no server of the embedded topology, "
+                                    + (embedded == 1 ? "whose one server is n1 (no standby)"
+                                    : "whose servers are n1 (the primary at start) and n2 (the standby)"));
+                        }
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("phase " + phase.name() + ", disruption " + (i + 1) + " ("
+                            + d.kind().label() + "): hosts: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /**
      * Every disruption on the run's timeline, in start order. Random starts are drawn from {@code seed}: the same
      * plan and seed give the same times.
      *
@@ -97,7 +130,10 @@ public record AdversityPlan(String name, String description, Standby standby, Re
                 throw new IllegalArgumentException(before.name() + " (" + span(before) + ") and " + after.name() + " ("
                         + span(after) + ") overlap; faults cannot coexist" + (before.length() == null
                         ? " (" + before.spec().kind().label() + " disturbs for about "
-                        + Durations.format(before.spec().kind().footprint()) + ")" : ""));
+                        + Durations.format(before.spec().kind().footprint()) + ")" : "")
+                        + (before.spec().listOption("hosts").isEmpty() && after.spec().listOption("hosts").isEmpty()
+                        ? "" : ", on different servers too (recovery is judged on the whole workload from each one's "
+                        + "end; one network fault takes several hosts)"));
             }
         }
         return all;

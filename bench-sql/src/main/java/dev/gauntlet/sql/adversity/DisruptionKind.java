@@ -29,15 +29,16 @@ public enum DisruptionKind {
     DISK_STALL("disk-stall", Need.SERVER_PROCESSES, true, Length.REQUIRED, null, Map.of(),
             "the primary's writes frozen (its processes stopped with SIGSTOP, resumed with SIGCONT)"),
     LATENCY("latency", Need.TOXIPROXY, true, Length.REQUIRED, null,
-            Map.of("latency", "100ms", "jitter", "0ms", "share", "1"),
-            "LATENCY (+/- JITTER) added each way between driver and database for SHARE of the connections"),
-    BANDWIDTH("bandwidth", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("rate", "64", "share", "1"),
-            "the database's replies limited to RATE KB/s for SHARE of the connections"),
-    BLACKHOLE("blackhole", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("share", "1"),
-            "a network partition: data between driver and database dropped for SHARE of the connections "
-                    + "(1 = full partition, less = partial)"),
-    RESET("reset", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("share", "1"),
-            "connections reset (TCP RST) for SHARE of the connections"),
+            Map.of("latency", "100ms", "jitter", "0ms", "share", "1", "hosts", ""), Set.of("hosts"),
+            "LATENCY (+/- JITTER) added each way between the workload and HOSTS for SHARE of the connections"),
+    BANDWIDTH("bandwidth", Need.TOXIPROXY, true, Length.REQUIRED, null,
+            Map.of("rate", "64", "share", "1", "hosts", ""), Set.of("hosts"),
+            "the replies of HOSTS limited to RATE KB/s for SHARE of the connections"),
+    BLACKHOLE("blackhole", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("share", "1", "hosts", ""),
+            Set.of("hosts"), "a network partition: data between the workload and HOSTS dropped for SHARE of the "
+                    + "connections (1 = full partition, less = partial)"),
+    RESET("reset", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("share", "1", "hosts", ""),
+            Set.of("hosts"), "connections to HOSTS reset (TCP RST) for SHARE of the connections"),
     RESTART_FAST("restart-fast", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(15), Map.of(),
             "pg_ctl restart -m fast"),
     RESTART_IMMEDIATE("restart-immediate", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(15),
@@ -67,8 +68,8 @@ public enum DisruptionKind {
         SERVER_FILES("the server's data directory, which only the embedded server gives"),
         /** A standby to fail over to: the embedded topology with standby sync or async. */
         STANDBY("a standby to fail over to (the embedded topology with standby: sync or async)"),
-        /** Toxiproxy between driver and database. */
-        TOXIPROXY("Toxiproxy between driver and database"),
+        /** Toxiproxy between the workload and the servers: any target with a jdbc:postgresql URL. */
+        TOXIPROXY("Toxiproxy between the workload and the servers"),
         /** A shell on the driver's machine, for the user's own commands: any target. */
         DRIVER_SHELL("a shell on the driver's machine");
 

@@ -2,6 +2,8 @@ package dev.gauntlet.sql.adversity;
 
 import dev.gauntlet.core.run.Durations;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -43,6 +45,11 @@ public record DisruptionSpec(DisruptionKind kind, String label, Duration at, Dur
             throw new IllegalArgumentException("'" + text + "' is not a share between 0 and 1 (or 1% to 100%)");
         }
         return v;
+    }
+
+    /** A list option ({@code [a, b]} or {@code a,b} in the plan) as its items; empty when not given. */
+    public List<String> listOption(String name) {
+        return Arrays.stream(option(name).split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
     }
 
     public double numberOption(String name) {

@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
- * A fault on the network between driver and database, as Toxiproxy toxics on every server's proxy for a share of the
- * connections (a partial partition when the share is below 1): {@code latency} (each way, with jitter),
- * {@code bandwidth} (the database's replies), {@code blackhole} (data dropped, connections left open: a partition),
- * {@code reset} (connections reset). Removed when it stops.
+ * A fault on the network between the workload and the database, as Toxiproxy toxics on the proxies of the servers the
+ * plan's {@code hosts} single out (every server's when it names none), for a share of the connections (a partial
+ * partition when the share is below 1): {@code latency} (each way, with jitter), {@code bandwidth} (the database's
+ * replies), {@code blackhole} (data dropped, connections left open: a partition), {@code reset} (connections reset).
+ * Removed when it stops.
  */
 final class NetworkFault extends SystemDisruption {
 
@@ -17,6 +19,7 @@ final class NetworkFault extends SystemDisruption {
     }
 
     private final double share;
+    private final List<String> hosts;
     private final List<Toxic> toxics = new ArrayList<>();
     private final String description;
     private final List<String[]> added = new ArrayList<>();
@@ -24,6 +27,7 @@ final class NetworkFault extends SystemDisruption {
     NetworkFault(String name, SystemUnderTest system, DisruptionSpec spec) {
         super(name, system);
         this.share = spec.shareOption("share");
+        this.hosts = spec.listOption("hosts");
         switch (spec.kind()) {
             case LATENCY -> {
                 long ms = spec.durationOption("latency").toMillis();
@@ -53,22 +57,28 @@ final class NetworkFault extends SystemDisruption {
 
     @Override
     public synchronized void start(Log log) throws Exception {
-        Toxiproxy proxy = system.toxiproxy().orElseThrow();
-        for (String p : proxy.proxies()) {
+        ServerProxies proxies = system.proxies().orElseThrow();
+        TargetHosts servers = proxies.servers();
+        List<Integer> on = hosts.isEmpty() ? IntStream.range(0, servers.hosts().size()).boxed().toList()
+                : servers.positions(hosts);
+        for (String p : proxies.proxies(on)) {
             for (int i = 0; i < toxics.size(); i++) {
                 Toxic t = toxics.get(i);
                 String toxicName = name.replaceAll("\\W", "_") + "_" + i;
-                proxy.addToxic(p, toxicName, t.type(), t.stream(), share, t.attributes());
+                proxies.toxiproxy().addToxic(p, toxicName, t.type(), t.stream(), share, t.attributes());
                 added.add(new String[] {p, toxicName});
             }
         }
-        log.note(String.format(Locale.ROOT, "%s for %.0f%% of connections on %d proxies (Toxiproxy)", description,
-                share * 100, proxy.proxies().size()));
+        int all = servers.hosts().size();
+        log.note(String.format(Locale.ROOT, "%s for %.0f%% of connections to %s", description, share * 100,
+                on.size() == all ? "every server (" + all + " Toxiproxy prox" + (all == 1 ? "y)" : "ies)")
+                        : servers.named(on) + " only (" + (on.size() == 1 ? "its" : "their") + " Toxiproxy prox"
+                        + (on.size() == 1 ? "y" : "ies") + ", " + on.size() + " of " + all + ")"));
     }
 
     @Override
     public synchronized void stop(Log log) throws Exception {
-        Toxiproxy proxy = system.toxiproxy().orElseThrow();
+        Toxiproxy proxy = system.proxies().orElseThrow().toxiproxy();
         Exception failure = null;
         for (String[] a : added) {
             try {

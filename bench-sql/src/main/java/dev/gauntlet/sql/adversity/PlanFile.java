@@ -283,6 +283,18 @@ public final class PlanFile {
                             }
                         }
                     }
+                    case "hosts" -> {
+                        if (spec.options().containsKey(option) && spec.listOption(option).isEmpty()) {
+                            throw new IllegalArgumentException("an empty list singles out no server; leave hosts "
+                                    + "out for every server");
+                        }
+                        for (String host : spec.listOption(option)) {
+                            if (!host.matches("[A-Za-z0-9_.\\[\\]:-]+")) {
+                                throw new IllegalArgumentException("'" + host + "' is not a server's name: n1, n2... "
+                                        + "(its place in the URL), host:port or host");
+                            }
+                        }
+                    }
                     case "plugin" -> {
                         if (!value.equals("test_decoding") && !value.equals("pgoutput")) {
                             throw new IllegalArgumentException("plugin must be test_decoding or pgoutput");

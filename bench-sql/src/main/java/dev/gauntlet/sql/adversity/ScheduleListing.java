@@ -49,6 +49,9 @@ public final class ScheduleListing {
             out.printf(Locale.ROOT, "  %s: %s in phase %s, %s%n", d.name(), kind.label(), d.phase(), span);
             if (kind != DisruptionKind.COMMAND) {
                 out.println("    " + kind.description());
+                if (kind.need() == DisruptionKind.Need.TOXIPROXY) {
+                    out.println("    on:   " + servers(d.spec().listOption("hosts"), hosts, plan.standby()));
+                }
                 continue;
             }
             String limit = "within " + time(d.spec().durationOption("timeout"));
@@ -66,6 +69,20 @@ public final class ScheduleListing {
                     .collect(Collectors.joining(" ")) + (hosts == null ? " (target variables once the servers start)"
                     : ""));
         }
+    }
+
+    /** The servers a network fault acts on ({@code chosen}, none: every one), as the target names them. */
+    private static String servers(List<String> chosen, TargetHosts hosts, Standby standby) {
+        if (hosts != null) {
+            return chosen.isEmpty() ? "every server: " + hosts.named() : hosts.named(hosts.positions(chosen));
+        }
+        List<String> embedded = standby == Standby.NONE ? List.of("n1 (the primary)")
+                : List.of("n1 (the primary at start)", "n2 (the standby at start)");
+        if (chosen.isEmpty()) {
+            return "every server: " + String.join(", ", embedded);
+        }
+        return chosen.stream().map(TargetHosts::positionNamed).sorted().distinct().map(embedded::get)
+                .collect(Collectors.joining(", "));
     }
 
     private static String time(Duration d) {

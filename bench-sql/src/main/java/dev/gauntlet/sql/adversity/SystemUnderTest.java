@@ -8,30 +8,33 @@ import java.util.Optional;
 
 /**
  * What disruptions act on, by the means a run has: SQL on the current primary always; the servers' processes and
- * files when Gauntlet runs them ({@link ReplicatedPostgres}); the network path when Toxiproxy stands between driver
- * and database.
+ * files when Gauntlet runs them ({@link ReplicatedPostgres}); the network path when Toxiproxy stands between the
+ * workload and the servers ({@link ServerProxies}).
  */
 public final class SystemUnderTest {
+
+    /** What a target given by --url takes, for the reason it cannot take the rest. */
+    private static final String URL_TAKES = "; with --url only SQL-level disruptions, network faults and commands run";
 
     private final ConnectionSettings given;
     private final String database;
     private final ReplicatedPostgres local;
-    private final Toxiproxy toxiproxy;
+    private final ServerProxies proxies;
 
     /**
-     * @param given     the database as the user gave it (--url), or null for the embedded topology
-     * @param database  the database name on the embedded servers
-     * @param local     the embedded servers, or null
-     * @param toxiproxy the proxy between driver and servers, or null
+     * @param given    the database as the user gave it (--url), or null for the embedded topology
+     * @param database the database name on the embedded servers
+     * @param local    the embedded servers, or null
+     * @param proxies  Toxiproxy's proxies between the workload and the servers, or null
      */
-    public SystemUnderTest(ConnectionSettings given, String database, ReplicatedPostgres local, Toxiproxy toxiproxy) {
+    public SystemUnderTest(ConnectionSettings given, String database, ReplicatedPostgres local, ServerProxies proxies) {
         if (given == null && local == null) {
             throw new IllegalArgumentException("a system under test needs a URL or the embedded servers");
         }
         this.given = given;
         this.database = database;
         this.local = local;
-        this.toxiproxy = toxiproxy;
+        this.proxies = proxies;
     }
 
     /** A superuser session on the current primary, straight to it (never through the proxy). */
@@ -64,8 +67,9 @@ public final class SystemUnderTest {
         return Optional.ofNullable(local);
     }
 
-    public Optional<Toxiproxy> toxiproxy() {
-        return Optional.ofNullable(toxiproxy);
+    /** The proxies in front of the servers, when the plan has network faults. */
+    public Optional<ServerProxies> proxies() {
+        return Optional.ofNullable(proxies);
     }
 
     /** Whether this system can take disruptions that need {@code need}; the reason when it cannot. */
@@ -73,11 +77,11 @@ public final class SystemUnderTest {
         return switch (need) {
             case SQL -> Optional.empty();
             case SERVER_PROCESSES, SERVER_FILES -> local != null ? Optional.empty()
-                    : Optional.of("they need " + need.description() + "; with --url only SQL-level disruptions run");
+                    : Optional.of("they need " + need.description() + URL_TAKES);
             case STANDBY -> local != null && local.standby().isPresent() ? Optional.empty()
                     : Optional.of("they need " + need.description()
-                    + (local == null ? "; with --url only SQL-level disruptions run" : "; the plan says standby: none"));
-            case TOXIPROXY -> toxiproxy != null ? Optional.empty()
+                    + (local == null ? URL_TAKES : "; the plan says standby: none"));
+            case TOXIPROXY -> proxies != null ? Optional.empty()
                     : Optional.of("they need " + need.description() + ", which is not running");
             case DRIVER_SHELL -> Optional.empty();
         };

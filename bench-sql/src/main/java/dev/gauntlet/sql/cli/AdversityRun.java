@@ -20,6 +20,7 @@ import dev.gauntlet.sql.adversity.PlanFile;
 import dev.gauntlet.sql.adversity.RecoveryAnalysis;
 import dev.gauntlet.sql.adversity.ScheduleListing;
 import dev.gauntlet.sql.adversity.ScheduledDisruption;
+import dev.gauntlet.sql.adversity.ServerProxies;
 import dev.gauntlet.sql.adversity.Standby;
 import dev.gauntlet.sql.adversity.SystemUnderTest;
 import dev.gauntlet.sql.adversity.TargetHosts;
@@ -34,8 +35,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A run through faults ({@code run --plan FILE}), from the plan file to the judged result: the plan read and checked
@@ -45,12 +44,10 @@ import java.util.regex.Pattern;
  */
 final class AdversityRun implements AutoCloseable {
 
-    private static final Pattern URL = Pattern.compile("^jdbc:postgresql://([^/?]+)(/.*)?$");
-
     private final Path file;
     private final AdversityPlan plan;
     private final List<ScheduledDisruption> schedule;
-    private Toxiproxy toxiproxy;
+    private ServerProxies proxies;
     private SystemUnderTest system;
 
     private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule) {
@@ -83,49 +80,67 @@ final class AdversityRun implements AutoCloseable {
             throw new BadInputException("--plan: --pool pgbouncer is not supported (PgBouncer would not follow a failover); "
                     + "use direct or pooled");
         }
+        List<String> network = plan.needing(DisruptionKind.Need.TOXIPROXY);
+        TargetHosts target = null;
         if (!connection.embedded()) {
             for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES,
                     DisruptionKind.Need.SERVER_FILES, DisruptionKind.Need.STANDBY)) {
                 List<String> refused = plan.needing(need);
                 if (!refused.isEmpty()) {
                     throw new BadInputException(file + ": " + String.join(", ", refused) + " cannot run against --url: "
-                            + "they need " + need.description() + "; only SQL-level disruptions work against any server");
+                            + "they need " + need.description() + "; against any server run SQL-level disruptions, "
+                            + "network faults and the user's own commands");
                 }
+            }
+            target = TargetHosts.ofUrl(connection.url).orElse(null);
+            if (target == null && !network.isEmpty()) {
+                throw new BadInputException(file + ": " + String.join(", ", network) + " need a --url of the form "
+                        + "jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]/DATABASE (a proxy in front of each server), "
+                        + "not '" + Redaction.url(connection.url) + "'");
             }
         } else if (plan.standby() == Standby.NONE && !plan.needing(DisruptionKind.Need.STANDBY).isEmpty()) {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
                     + " needs a standby to fail over to; set standby: sync or async");
         }
-        if (!plan.needing(DisruptionKind.Need.TOXIPROXY).isEmpty() && Toxiproxy.find().isEmpty()) {
-            throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.TOXIPROXY))
+        if (!network.isEmpty()) {
+            try {
+                plan.checkHosts(target);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(file + ": " + e.getMessage(), e);
+            }
+        }
+        if (!network.isEmpty() && Toxiproxy.find().isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", network)
                     + " need Toxiproxy, which is not installed: " + Toxiproxy.INSTALL);
         }
         return new AdversityRun(file, plan, schedule);
     }
 
     /**
-     * Opens the system under test, says on {@code out} what it is, and returns the database the workload uses (its
-     * URL through Toxiproxy when the plan has network faults). Closing the database stops the embedded servers.
+     * Opens the system under test, says on {@code out} what it is, and returns the database: straight to the servers
+     * for loading, administration, probes and checks, the workload's sessions through Toxiproxy when the plan has
+     * network faults ({@link Database#sessions()}). Closing the database stops the embedded servers.
      */
     Database open(ConnectionOptions connection, String databaseName, PrintStream out) {
         boolean network = plan.needs().contains(DisruptionKind.Need.TOXIPROXY);
         out.printf(Locale.ROOT, "Plan %s (%s): %d phases, %s, %d disruptions%n", plan.name(), file,
                 plan.phases().size(), Durations.format(plan.length()), schedule.size());
         try {
-            if (network) {
-                toxiproxy = Toxiproxy.start();
-            }
             if (!connection.embedded()) {
-                String url = network ? throughProxies(connection.url) : connection.url;
                 if (!connection.url.startsWith("jdbc:")) {
                     throw new BadInputException("--url '" + Redaction.url(connection.url)
                             + "' is not a JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE");
                 }
                 ConnectionSettings given = connection.settings(connection.url);
-                Database db = Database.probe(connection.settings(url), null);
-                system = new SystemUnderTest(given, databaseName, null, toxiproxy);
+                Database db = Database.probe(given, null);
+                if (network) {
+                    proxies = ServerProxies.start(connection.url);
+                    db = db.withSessionsThrough(connection.settings(proxies.sessionUrl()));
+                }
+                system = new SystemUnderTest(given, databaseName, null, proxies);
                 out.println("Database: " + db.version());
-                out.println("  url:     " + Redaction.url(url) + (network ? " (through Toxiproxy)" : ""));
+                out.println("  url:     " + Redaction.url(connection.url));
+                sayProxied(out);
                 if (plan.standby() != Standby.NONE) {
                     out.println("  note:    the plan's standby applies to the embedded servers only");
                 }
@@ -145,19 +160,23 @@ final class AdversityRun implements AutoCloseable {
             servers.start(message -> out.println("  " + message));
             try {
                 servers.primary().createDatabaseIfAbsent(databaseName);
-                List<Integer> ports = new ArrayList<>();
-                for (int port : servers.ports()) {
-                    ports.add(network ? toxiproxy.proxy("postgres-" + port, port) : port);
-                }
-                String url = ReplicatedPostgres.jdbcUrl(ports, databaseName);
+                // Straight to the servers, primary first, with targetServerType=primary: administration and probes
+                // follow a failover as the workload does, and a fault on the workload's path leaves them alone.
+                String url = ReplicatedPostgres.jdbcUrl(servers.ports(), databaseName);
                 Database db = Database.probe(new ConnectionSettings(url, servers.primary().user(), null), servers);
-                system = new SystemUnderTest(null, databaseName, servers, toxiproxy);
+                if (network) {
+                    proxies = ServerProxies.start(url);
+                    db = db.withSessionsThrough(new ConnectionSettings(proxies.sessionUrl(), servers.primary().user(),
+                            null));
+                }
+                system = new SystemUnderTest(null, databaseName, servers, proxies);
                 out.println("Database: embedded " + db.version());
                 out.println("  primary: localhost:" + servers.primary().port() + ", data " + servers.primary().dataDirectory()
                         + servers.fileSystem().map(fs -> " (a loop-mounted ext4 of its own)").orElse(""));
                 servers.standby().ifPresent(s -> out.println("  standby: localhost:" + s.port() + ", "
                         + (servers.synchronous() ? "synchronous" : "asynchronous") + " streaming replication"));
-                out.println("  url:     " + url + (network ? " (through Toxiproxy)" : ""));
+                out.println("  url:     " + url);
+                sayProxied(out);
                 return db;
             } catch (RuntimeException | IOException e) {
                 servers.close();
@@ -175,21 +194,18 @@ final class AdversityRun implements AutoCloseable {
         }
     }
 
-    /** The given URL with every host replaced by a Toxiproxy proxy in front of it. */
-    private String throughProxies(String url) throws IOException {
-        Matcher m = URL.matcher(url);
-        TargetHosts given = TargetHosts.ofUrl(url).orElse(null);
-        if (!m.matches() || given == null) {
-            throw new BadInputException("--url " + Redaction.url(url) + ": network disruptions need a "
-                    + "jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]/DATABASE URL");
+    /** When the workload goes through Toxiproxy: each server and the proxy in front of it. */
+    private void sayProxied(PrintStream out) {
+        if (proxies == null) {
+            return;
         }
-        StringBuilder hosts = new StringBuilder();
-        for (TargetHosts.HostPort server : given.hosts()) {
-            int proxied = toxiproxy.proxy("postgres-" + server.host().replaceAll("\\W", "_") + "-" + server.port(),
-                    server.host(), server.port());
-            hosts.append(hosts.length() == 0 ? "" : ",").append("127.0.0.1:").append(proxied);
+        List<TargetHosts.HostPort> via = TargetHosts.ofUrl(proxies.sessionUrl()).orElseThrow().hosts();
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < via.size(); i++) {
+            each.add(TargetHosts.name(i) + " = " + proxies.servers().hosts().get(i) + " via " + via.get(i));
         }
-        return "jdbc:postgresql://" + hosts + (m.group(2) == null ? "/" : m.group(2));
+        out.println("  workload through Toxiproxy: " + String.join(", ", each) + "; administration and probes "
+                + "straight to the servers");
     }
 
     /**
@@ -252,9 +268,9 @@ final class AdversityRun implements AutoCloseable {
 
     @Override
     public void close() {
-        if (toxiproxy != null) {
-            toxiproxy.close();
-            toxiproxy = null;
+        if (proxies != null) {
+            proxies.close();
+            proxies = null;
         }
     }
 }

@@ -193,12 +193,12 @@ public final class ConnectionOptions {
      */
     public JdbcTarget target(Database db, PoolMode mode, int isolation, int clients) {
         if (mode != PoolMode.PGBOUNCER) {
-            return JdbcTarget.of(db.settings(), mode, poolSize, isolation);
+            return JdbcTarget.of(db.sessions(), mode, poolSize, isolation);
         }
         requirePgBouncer();
         JdbcTarget target;
         try {
-            target = PgBouncer.target(db.settings(), poolSize, clients, isolation);
+            target = PgBouncer.target(db.sessions(), poolSize, clients, isolation);
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--pool pgbouncer: " + e.getMessage(), e);
         } catch (IllegalStateException e) {

@@ -11,8 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The primary's own view of a run through faults, sampled every interval through the run's URL (so it follows a
- * failover): {@code replicationLagBytes} (WAL the slowest standby has not replayed; absent without a standby),
+ * The primary's own view of a run through faults, sampled every interval straight from the servers, never through
+ * the Toxiproxy a plan puts in the workload's path (a run gives it its direct URL: on the embedded topology a multi-host
+ * URL with {@code targetServerType=primary}, so it follows a failover): {@code replicationLagBytes} (WAL the slowest standby has not replayed; absent without a standby),
  * {@code walBytesPerSecond} since the previous sample, and {@code checkpoints} completed since the run started
  * (timed and requested). A sample that fails (the server is down) leaves a gap.
  */

@@ -44,7 +44,7 @@ class DisruptionsTest {
     static Path home;
     static ReplicatedPostgres servers;
     static SystemUnderTest system;
-    static Toxiproxy toxiproxy;
+    static ServerProxies proxies;
     static String url;
     static final List<String> notes = new ArrayList<>();
     /** Generous: a passing test waits only as long as the condition takes. */
@@ -54,15 +54,12 @@ class DisruptionsTest {
     static void start() throws Exception {
         servers = ReplicatedPostgres.in(home).synchronousStandby().build().start(m -> { });
         servers.primary().createDatabaseIfAbsent("bench");
+        String direct = ReplicatedPostgres.jdbcUrl(servers.ports(), "bench");
         if (Toxiproxy.find().isPresent()) {
-            toxiproxy = Toxiproxy.start();
+            proxies = ServerProxies.start(direct);
         }
-        List<Integer> ports = new ArrayList<>();
-        for (int p : servers.ports()) {
-            ports.add(toxiproxy == null ? p : toxiproxy.proxy("pg-" + p, p));
-        }
-        url = ReplicatedPostgres.jdbcUrl(ports, "bench");
-        system = new SystemUnderTest(null, "bench", servers, toxiproxy);
+        url = proxies == null ? direct : proxies.sessionUrl();
+        system = new SystemUnderTest(null, "bench", servers, proxies);
         try (Connection c = client(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
             s.execute("INSERT INTO t SELECT g, g FROM generate_series(1, 20000) g");
@@ -71,8 +68,8 @@ class DisruptionsTest {
 
     @AfterAll
     static void stop() {
-        if (toxiproxy != null) {
-            toxiproxy.close();
+        if (proxies != null) {
+            proxies.close();
         }
         servers.close();
     }
@@ -223,7 +220,7 @@ class DisruptionsTest {
     @Test
     @Order(6)
     void networkFaultsActOnTheProxiedPathAndAreRemoved() throws Exception {
-        Assumptions.assumeTrue(toxiproxy != null, "Toxiproxy is not installed: " + Toxiproxy.INSTALL);
+        Assumptions.assumeTrue(proxies != null, "Toxiproxy is not installed: " + Toxiproxy.INSTALL);
         Disruption latency = make("{kind: latency, length: 1m, latency: 300ms}", null);
         latency.start(notes::add);
         try (Connection c = client(); Statement s = c.createStatement()) {
@@ -243,6 +240,17 @@ class DisruptionsTest {
                 blackhole.stop(notes::add);
             }
         }
+        Disruption standbyOnly = make("{kind: blackhole, length: 1m, hosts: [n2]}", null);
+        try (Connection c = client(); Statement s = c.createStatement()) {
+            standbyOnly.start(notes::add);
+            try {
+                s.execute("SELECT 1"); // the workload's sessions are on n1, the primary: untouched
+                assertTrue(notes.get(notes.size() - 1).endsWith("to n2 = localhost:" + servers.ports().get(1)
+                        + " only (its Toxiproxy proxy, 1 of 2)"), notes.toString());
+            } finally {
+                standbyOnly.stop(notes::add);
+            }
+        }
         Disruption reset = make("{kind: reset, length: 1m}", null);
         try (Connection c = client(); Statement s = c.createStatement()) {
             reset.start(notes::add);
@@ -254,7 +262,7 @@ class DisruptionsTest {
         }
         make("{kind: bandwidth, length: 1m, rate: 64}", null).start(notes::add);
         assertTrue(notes.get(notes.size() - 1).startsWith("replies limited to 64 KB/s"));
-        toxiproxy.reset();
+        proxies.toxiproxy().reset();
         assertHealthy();
     }
 
@@ -310,7 +318,7 @@ class DisruptionsTest {
                 "bench", null, null);
         assertTrue(remote.cannotTake(DisruptionKind.Need.SQL).isEmpty());
         assertTrue(remote.cannotTake(DisruptionKind.Need.SERVER_PROCESSES).orElseThrow()
-                .contains("with --url only SQL-level disruptions run"));
+                .contains("with --url only SQL-level disruptions, network faults and commands run"));
         assertTrue(remote.cannotTake(DisruptionKind.Need.TOXIPROXY).isPresent());
         assertTrue(system.cannotTake(DisruptionKind.Need.STANDBY).isEmpty());
     }

@@ -23,9 +23,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example plans in {@code plans/examples} (Patroni, CockroachDB, Kubernetes with Chaos Mesh) and the Chaos Mesh
- * manifests they apply ({@code deploy/chaos-mesh}): each plan reads, schedules and lists as {@code --dry-run} prints
- * it; every variable a plan or manifest uses is one Gauntlet sets or one the plan's header lists as the user's to
+ * The example plans in {@code plans/examples} (Patroni, CockroachDB, Kubernetes with Chaos Mesh, a partition of one
+ * node through Toxiproxy) and the Chaos Mesh manifests they apply ({@code deploy/chaos-mesh}): each plan reads,
+ * schedules and lists as {@code --dry-run} prints it, each disruption one that runs against {@code --url}; every variable a plan or manifest uses is one Gauntlet sets or one the plan's header lists as the user's to
  * set; every manifest a plan names exists and is a Chaos Mesh v1alpha1 experiment.
  */
 class ExamplePlansTest {
@@ -57,9 +57,10 @@ class ExamplePlansTest {
     }
 
     @Test
-    void everyExamplePlanReadsSchedulesAndListsItsCommands() throws IOException {
+    void everyExamplePlanReadsSchedulesAndListsWhatItDoes() throws IOException {
         List<Path> plans = files(EXAMPLES);
-        assertEquals(Set.of("patroni.yaml", "cockroachdb.yaml", "kubernetes-chaos-mesh.yaml"),
+        assertEquals(Set.of("patroni.yaml", "cockroachdb.yaml", "kubernetes-chaos-mesh.yaml",
+                        "partition-one-node.yaml"),
                 Set.copyOf(plans.stream().map(p -> p.getFileName().toString()).toList()));
         for (Path file : plans) {
             AdversityPlan plan = PlanFile.read(file);
@@ -67,17 +68,26 @@ class ExamplePlansTest {
             assertFalse(schedule.isEmpty(), file.toString());
             for (ScheduledDisruption d : schedule) {
                 DisruptionKind.Need need = d.spec().kind().need();
-                assertTrue(need == DisruptionKind.Need.DRIVER_SHELL || need == DisruptionKind.Need.SQL,
-                        file + ": " + d.name() + " must run against --url");
+                assertTrue(need == DisruptionKind.Need.DRIVER_SHELL || need == DisruptionKind.Need.SQL
+                        || need == DisruptionKind.Need.TOXIPROXY, file + ": " + d.name() + " must run against --url");
             }
+            TargetHosts target = TargetHosts.ofUrl("jdbc:postgresql://node1:5432,node2:5432,node3:5432/tpcc")
+                    .orElseThrow();
+            plan.checkHosts(target);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            ScheduleListing.write(plan, file.toString(), schedule,
-                    TargetHosts.ofUrl("jdbc:postgresql://n1:5432,n2:5432/tpcc").orElseThrow(), file.getParent(),
+            ScheduleListing.write(plan, file.toString(), schedule, target, file.getParent(),
                     new PrintStream(bytes, true, StandardCharsets.UTF_8));
             String listing = bytes.toString(StandardCharsets.UTF_8);
             for (ScheduledDisruption d : schedule) {
-                assertTrue(listing.contains(d.name() + ": command in phase " + d.phase()), listing);
-                assertTrue(listing.contains(CommandDisruption.oneLine(d.spec().option("start"))), listing);
+                String kind = d.spec().kind().label();
+                assertTrue(listing.contains(d.name() + ": " + kind + " in phase " + d.phase()), listing);
+                if (d.spec().kind() == DisruptionKind.COMMAND) {
+                    assertTrue(listing.contains(CommandDisruption.oneLine(d.spec().option("start"))), listing);
+                } else {
+                    List<String> hosts = d.spec().listOption("hosts");
+                    assertTrue(listing.contains("    on:   " + (hosts.isEmpty() ? "every server: " + target.named()
+                            : target.named(target.positions(hosts))) + "\n"), listing);
+                }
             }
         }
     }

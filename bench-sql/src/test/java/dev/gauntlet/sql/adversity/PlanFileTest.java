@@ -154,6 +154,63 @@ class PlanFileTest {
     }
 
     @Test
+    void aNetworkFaultSinglesOutServersByPlaceOrAddressAndAnUnknownOneIsRefused() {
+        TargetHosts target = TargetHosts.ofUrl("jdbc:postgresql://db1:5432,db2:5433,db2:5434/shop").orElseThrow();
+        assertEquals(List.of(1), target.positions(List.of("n2")));
+        assertEquals(List.of(0, 2), target.positions(List.of("db2:5434", "n1")), "in the URL's order");
+        assertEquals(List.of(1, 2), target.positions(List.of("db2")), "a bare host: every server on it");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> target.positions(List.of("n4"))).getMessage()
+                .equals("'n4' is no server of the target (n1 = db1:5432, n2 = db2:5433, n3 = db2:5434)"));
+        TargetHosts named = TargetHosts.ofUrl("jdbc:postgresql://n2:5432,n1:5432/shop").orElseThrow();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> named.positions(List.of("n1"))).getMessage()
+                .contains("write host:port"), "a host called n1 that is not n1 is ambiguous");
+
+        AdversityPlan plan = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 1m
+                    disruptions:
+                      - {kind: latency, at: 5s, length: 5s}
+                      - {kind: blackhole, at: 20s, length: 5s, hosts: [n3, db1:5432]}
+                """);
+        assertEquals(List.of("n3", "db1:5432"), plan.schedule(1).get(1).spec().listOption("hosts"));
+        assertEquals(List.of(), plan.schedule(1).get(0).spec().listOption("hosts"), "none: every server");
+        plan.checkHosts(target);
+        assertEquals("phase a, disruption 2 (blackhole): hosts: 'n3' is no server of the target (n1 = db1:5432)",
+                assertThrows(IllegalArgumentException.class, () -> plan.checkHosts(
+                        TargetHosts.ofUrl("jdbc:postgresql://db1/shop").orElseThrow())).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> plan.checkHosts(null)).getMessage()
+                .endsWith("hosts: 'n3' is no server of the embedded topology, whose one server is n1 (no standby)"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> plan.withStandby(Standby.SYNC).checkHosts(null))
+                .getMessage().endsWith("whose servers are n1 (the primary at start) and n2 (the standby)"));
+        PlanFile.parse("p.yaml", "phases: [{name: a, length: 1m, disruptions: [{kind: reset, length: 5s, "
+                + "hosts: [n2]}]}]").withStandby(Standby.SYNC).checkHosts(null);
+
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PlanFile.parse("p.yaml", "phases: [{name: a, "
+                + "length: 1m, disruptions: [{kind: reset, length: 5s, hosts: []}]}]")).getMessage()
+                .equals("p.yaml: phase a, disruption 1 (reset): hosts: an empty list singles out no server; leave "
+                        + "hosts out for every server"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PlanFile.parse("p.yaml", "phases: [{name: a, "
+                + "length: 1m, disruptions: [{kind: reset, length: 5s, hosts: ['db 1']}]}]")).getMessage()
+                .contains("hosts: 'db 1' is not a server's name"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PlanFile.parse("p.yaml", "phases: [{name: a, "
+                + "length: 1m, disruptions: [{kind: restart-fast, hosts: [n1]}]}]")).getMessage()
+                .contains("unknown key 'hosts'"), "only network faults single out servers");
+
+        AdversityPlan twoServers = PlanFile.parse("p.yaml", """
+                phases:
+                  - name: a
+                    length: 1m
+                    disruptions:
+                      - {kind: blackhole, at: 5s, length: 10s, hosts: [n1]}
+                      - {kind: latency, at: 10s, length: 10s, hosts: [n2]}
+                """);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> twoServers.schedule(1)).getMessage()
+                .endsWith("overlap; faults cannot coexist, on different servers too (recovery is judged on the whole "
+                        + "workload from each one's end; one network fault takes several hosts)"));
+    }
+
+    @Test
     void theShippedPlansAreValid() {
         for (String name : List.of("pua-smoke.yaml", "pua-postgres.yaml")) {
             Path file = Path.of("..", "plans", name);
