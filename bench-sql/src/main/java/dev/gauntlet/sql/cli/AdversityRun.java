@@ -2,9 +2,11 @@ package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.report.RecoveryAnalysis;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timeline;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.DisruptionPlan;
 import dev.gauntlet.core.run.Durations;
 import dev.gauntlet.core.run.Probe;
@@ -17,7 +19,6 @@ import dev.gauntlet.sql.adversity.AdversityPlan;
 import dev.gauntlet.sql.adversity.DisruptionKind;
 import dev.gauntlet.sql.adversity.Disruptions;
 import dev.gauntlet.sql.adversity.PlanFile;
-import dev.gauntlet.sql.adversity.RecoveryAnalysis;
 import dev.gauntlet.sql.adversity.ScheduleListing;
 import dev.gauntlet.sql.adversity.ScheduledDisruption;
 import dev.gauntlet.sql.adversity.Standby;
@@ -42,6 +43,13 @@ import java.util.regex.Pattern;
  * against what the target can take before anything starts; the system under test made (the embedded primary and
  * standby, or the given URL; Toxiproxy in front when the plan has network faults); the plan's phases and disruptions
  * put into the run plan; the server's own view added as probes; and recovery judged on the result.
+ *
+ * <p>One driver process of several ({@code --worker I/N}, {@code --start-at}) follows the same timeline from the
+ * common start: every phase lasts its planned length (a phase {@code until: recovered} too, since each process would
+ * hear its own share of the workload recover at its own moment), worker 0 alone injects the disruptions and records
+ * what they did, the others record them as planned; {@code report merge} then judges recovery on the merged timeline.
+ * The processes must share the target (a {@code --url}), and network faults, made by a Toxiproxy in front of one
+ * process's connections, would reach worker 0's clients only, so both are refused.
  */
 final class AdversityRun implements AutoCloseable {
 
@@ -50,20 +58,24 @@ final class AdversityRun implements AutoCloseable {
     private final Path file;
     private final AdversityPlan plan;
     private final List<ScheduledDisruption> schedule;
+    private final WorkerShare share;
     private Toxiproxy toxiproxy;
     private SystemUnderTest system;
 
-    private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule) {
+    private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule, WorkerShare share) {
         this.file = file;
         this.plan = plan;
         this.schedule = schedule;
+        this.share = share;
     }
 
     /**
      * Reads and checks the plan (its standby replaced by {@code standby} unless null): its own form, its schedule for
-     * {@code seed}, and whether the target can take every disruption. Every refusal is a {@link BadInputException}; nothing has started yet.
+     * {@code seed}, and whether the target can take every disruption, from this process's {@code share} of the run
+     * too. Every refusal is a {@link BadInputException}; nothing has started yet.
      */
-    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed) {
+    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed,
+                                WorkerShare share) {
         AdversityPlan plan;
         List<ScheduledDisruption> schedule;
         try {
@@ -96,11 +108,20 @@ final class AdversityRun implements AutoCloseable {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
                     + " needs a standby to fail over to; set standby: sync or async");
         }
+        if (!share.whole() && connection.embedded()) {
+            throw new BadInputException("--plan with --worker " + share + " needs --url: the driver processes of one run "
+                    + "drive one database, and without --url each would start embedded servers of its own");
+        }
+        if (!share.whole() && !plan.needing(DisruptionKind.Need.TOXIPROXY).isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.TOXIPROXY))
+                    + " cannot run with --worker: Toxiproxy sits in front of one driver process's connections, so "
+                    + "worker 0's network faults would not reach the other processes' clients");
+        }
         if (!plan.needing(DisruptionKind.Need.TOXIPROXY).isEmpty() && Toxiproxy.find().isEmpty()) {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.TOXIPROXY))
                     + " need Toxiproxy, which is not installed: " + Toxiproxy.INSTALL);
         }
-        return new AdversityRun(file, plan, schedule);
+        return new AdversityRun(file, plan, schedule, share);
     }
 
     /**
@@ -126,6 +147,15 @@ final class AdversityRun implements AutoCloseable {
                 system = new SystemUnderTest(given, databaseName, null, toxiproxy);
                 out.println("Database: " + db.version());
                 out.println("  url:     " + Redaction.url(url) + (network ? " (through Toxiproxy)" : ""));
+                if (!share.whole()) {
+                    out.println("  workers: this is worker " + share + "; " + (share.index() == 0
+                            ? "it injects the plan's disruptions, the other workers record them as planned"
+                            : "worker 0 injects the plan's disruptions, this one records them as planned")
+                            + (plan.recoveryPhases().isEmpty() ? "" : "; phases until: recovered ("
+                            + String.join(", ", plan.phases().stream().filter(p -> p.untilRecovered())
+                            .map(p -> p.name() + " " + Durations.format(p.length())).toList())
+                            + ") last their planned length in every worker"));
+                }
                 if (plan.standby() != Standby.NONE) {
                     out.println("  note:    the plan's standby applies to the embedded servers only");
                 }
@@ -212,12 +242,16 @@ final class AdversityRun implements AutoCloseable {
         return java.nio.file.Files.isRegularFile(file) && parent != null ? parent : null;
     }
 
-    /** The base plan with the plan file's phases and disruptions, reported every second unless told otherwise. */
+    /**
+     * The base plan with the plan file's phases and disruptions, reported every second unless told otherwise; in a
+     * worker other than 0, the disruptions as planned only (worker 0 injects them), and in every worker of several,
+     * phases of their planned length.
+     */
     RunPlan apply(RunPlan base, boolean reportEveryGiven) {
         RunPlan.Builder b = base.toBuilder();
-        plan.phasePlans().forEach(b::phase);
+        plan.phasePlans(share.whole()).forEach(b::phase);
         for (DisruptionPlan d : Disruptions.plans(schedule, system, commandDirectory())) {
-            b.disruption(d.disruption(), d.at(), d.length());
+            b.disruption(share.index() == 0 ? d : d.elsewhere());
         }
         if (!reportEveryGiven) {
             b.reportEvery(java.time.Duration.ofSeconds(1));
@@ -247,7 +281,7 @@ final class AdversityRun implements AutoCloseable {
      * interval ({@code timeline}: the result may keep them downsampled).
      */
     RunResult judge(RunResult result, Timeline timeline) {
-        return RecoveryAnalysis.apply(result, timeline, plan.recovery(), plan.recoveryPhases());
+        return RecoveryAnalysis.apply(result, timeline, plan.recovery());
     }
 
     @Override
