@@ -91,7 +91,7 @@ class ManyDriversRestartTest {
         assertEquals(DisruptionRecord.DONE, done.outcome(), done.toString());
         assertTrue(done.notes().stream().anyMatch(n -> n.startsWith("start: exit 0 in ")), done.notes().toString());
         DisruptionRecord planned = single(w1);
-        assertEquals("planned", planned.outcome(), planned.toString());
+        assertEquals(DisruptionRecord.PLANNED, planned.outcome(), planned.toString());
         assertNull(planned.startSeconds(), planned.toString());
         assertEquals(done.plannedStartSeconds(), planned.plannedStartSeconds(), 1e-9);
         // Both followed one timeline: the phase until: recovered kept its planned 15 s in each.
@@ -133,7 +133,10 @@ class ManyDriversRestartTest {
                     }
                     seconds += i.seconds();
                     i.operations().forEach((name, op) -> {
-                        expected.computeIfAbsent(name, n -> new Histogram(3)).add(HistogramCodec.decode(op.histogram()));
+                        Histogram h = expected.computeIfAbsent(name, n -> new Histogram(3));
+                        if (op.histogram() != null) {
+                            h.add(HistogramCodec.decode(op.histogram()));
+                        }
                         counts.merge(name, op.count(), Long::sum);
                     });
                 }
@@ -166,6 +169,18 @@ class ManyDriversRestartTest {
         assertEquals(Check.Status.PASS, lost.status(), lost.detail());
         List<Check> failed = m.checks().stream().filter(c -> c.status() == Check.Status.FAIL).toList();
         assertTrue(failed.isEmpty(), failed.toString());
+
+        // What the run gave, for the report of it (surefire keeps the test's output).
+        System.out.printf(java.util.Locale.ROOT, "merged: restart %.2f-%.2f s, %s after %.2f s; started %s and %s%n",
+                d.startSeconds(), d.endSeconds(), d.recovery(), d.recoverySeconds(), w0.startedAt(), w1.startedAt());
+        for (Phase p : m.phases()) {
+            IntervalOperation no = p.operations().get("newOrder");
+            System.out.printf(java.util.Locale.ROOT, "merged phase %-9s %6.2f-%6.2f s: newOrder %d (w0 %d + w1 %d), "
+                    + "%.1f/s, p95 %.2f ms, p99 %.2f ms; unavailable %.1f s%n", p.name(), p.startSeconds(),
+                    p.endSeconds(), no.count(), phase(w0, p.name()).operations().get("newOrder").count(),
+                    phase(w1, p.name()).operations().get("newOrder").count(), no.opsPerSecond(), no.p95(), no.p99(),
+                    m.metrics().get("unavailableSeconds." + p.name()));
+        }
 
         AdversityRunTest.Outcome dashboard = AdversityRunTest.tpcc("report", "dashboard", merged.toString());
         assertEquals(0, dashboard.code(), dashboard.err() + dashboard.out());
