@@ -148,13 +148,7 @@ final class AdversityRun implements AutoCloseable {
                 out.println("Database: " + db.version());
                 out.println("  url:     " + Redaction.url(url) + (network ? " (through Toxiproxy)" : ""));
                 if (!share.whole()) {
-                    out.println("  workers: this is worker " + share + "; " + (share.index() == 0
-                            ? "it injects the plan's disruptions, the other workers record them as planned"
-                            : "worker 0 injects the plan's disruptions, this one records them as planned")
-                            + (plan.recoveryPhases().isEmpty() ? "" : "; phases until: recovered ("
-                            + String.join(", ", plan.phases().stream().filter(p -> p.untilRecovered())
-                            .map(p -> p.name() + " " + Durations.format(p.length())).toList())
-                            + ") last their planned length in every worker"));
+                    out.println("  workers: " + workers());
                 }
                 if (plan.standby() != Standby.NONE) {
                     out.println("  note:    the plan's standby applies to the embedded servers only");
@@ -205,6 +199,17 @@ final class AdversityRun implements AutoCloseable {
         }
     }
 
+    /** What this process of a split run does with the plan (the rule of docs/adversity.md, "Many drivers"). */
+    private String workers() {
+        return "this is worker " + share + "; " + (share.index() == 0
+                ? "it injects the plan's disruptions, the other workers record them as planned"
+                : "worker 0 injects the plan's disruptions, this one records them as planned")
+                + (plan.recoveryPhases().isEmpty() ? "" : "; phases until: recovered (" + String.join(", ",
+                plan.phases().stream().filter(p -> p.untilRecovered())
+                        .map(p -> p.name() + " " + Durations.format(p.length())).toList())
+                + ") last their planned length in every worker");
+    }
+
     /** The given URL with every host replaced by a Toxiproxy proxy in front of it. */
     private String throughProxies(String url) throws IOException {
         Matcher m = URL.matcher(url);
@@ -234,6 +239,9 @@ final class AdversityRun implements AutoCloseable {
                     + "/DATABASE URL"));
         }
         ScheduleListing.write(plan, file.toString(), schedule, hosts, commandDirectory(), out);
+        if (!share.whole()) {
+            out.println("Workers: " + workers());
+        }
     }
 
     /** Where the plan's commands run: the plan file's directory; the current one for a shipped plan read by name. */
