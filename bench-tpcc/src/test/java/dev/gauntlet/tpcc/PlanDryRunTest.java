@@ -98,8 +98,8 @@ class PlanDryRunTest {
     }
 
     /**
-     * A plan split over driver processes: they must share the database (a --url) and one start instant, and network
-     * faults, made in front of one process's connections, cannot reach the others.
+     * A plan split over driver processes: they must share the database (a --url), one start instant and, for random
+     * times, one seed; network faults, made in front of one process's connections, cannot reach the others.
      */
     @Test
     void aSplitPlanThatCannotBeOneRunIsOneLine(@TempDir Path tmp) throws Exception {
@@ -114,6 +114,10 @@ class PlanDryRunTest {
         Path network = Files.writeString(tmp.resolve("network.yaml"),
                 "phases: [{name: a, length: 1m, disruptions: [{kind: latency, length: 10s}]}]");
         refusals.put("latency cannot run with --worker", new String[] {"run", "--plan", network.toString(), "--dry-run",
+                "--worker", "0/2", "--start-at", at, "--url", NOWHERE, "--warehouses", "2"});
+        Path random = Files.writeString(tmp.resolve("random.yaml"), "phases: [{name: a, length: 1m, disruptions: "
+                + "[{kind: checkpoint-storm, length: 5s, repeat: 2, random: true}]}]");
+        refusals.put("at random times need --seed", new String[] {"run", "--plan", random.toString(), "--dry-run",
                 "--worker", "0/2", "--start-at", at, "--url", NOWHERE, "--warehouses", "2"});
         refusals.forEach((why, args) -> {
             AdversityRunTest.Outcome o = tpcc(args);

@@ -53,6 +53,11 @@ public record AdversityPlan(String name, String description, Standby standby, Re
         return Set.copyOf(recovery.recoveryPhases());
     }
 
+    /** Whether some disruption starts at random times (drawn from the run's seed). */
+    public boolean drawsAtRandom() {
+        return phases.stream().flatMap(p -> p.disruptions().stream()).anyMatch(DisruptionSpec::random);
+    }
+
     public Duration length() {
         return phases.stream().map(PlanPhase::length).reduce(Duration.ZERO, Duration::plus);
     }

@@ -2,6 +2,7 @@ package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.report.RecoveryAnalysis;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
@@ -70,12 +71,15 @@ final class AdversityRun implements AutoCloseable {
     }
 
     /**
-     * Reads and checks the plan (its standby replaced by {@code standby} unless null): its own form, its schedule for
-     * {@code seed}, and whether the target can take every disruption, from this process's {@code share} of the run
-     * too. Every refusal is a {@link BadInputException}; nothing has started yet.
+     * Reads and checks the plan of {@code --plan} (its standby replaced by {@code --standby} if given): its own form,
+     * its schedule for the run's seed, and whether the target can take every disruption, from this process's
+     * {@code --worker} share of the run too. Every refusal is a {@link BadInputException}; nothing has started yet.
      */
-    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed,
-                                WorkerShare share) {
+    static AdversityRun prepare(RunOptions options, ConnectionOptions connection) {
+        Path file = options.planFile();
+        String standby = options.standby();
+        long seed = options.seed();
+        WorkerShare share = options.share();
         AdversityPlan plan;
         List<ScheduledDisruption> schedule;
         try {
@@ -107,6 +111,10 @@ final class AdversityRun implements AutoCloseable {
         } else if (plan.standby() == Standby.NONE && !plan.needing(DisruptionKind.Need.STANDBY).isEmpty()) {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
                     + " needs a standby to fail over to; set standby: sync or async");
+        }
+        if (!share.whole() && !options.seedGiven() && plan.drawsAtRandom()) {
+            throw new BadInputException(file + ": with --worker " + share + ", disruptions at random times need --seed: "
+                    + "every driver process draws the schedule from it, so all must be given the same");
         }
         if (!share.whole() && connection.embedded()) {
             throw new BadInputException("--plan with --worker " + share + " needs --url: the driver processes of one run "

@@ -268,8 +268,7 @@ public final class SqlBenchmark<P> {
                         + (search != null ? " or a search" : ""));
             }
             options.requireStartAtToSplit("the plan's phases and disruptions run on one timeline from it");
-            adversity = AdversityRun.prepare(options.planFile(), options.standby(), connection, options.seed(),
-                    options.share());
+            adversity = AdversityRun.prepare(options, connection);
             if (options.dryRun()) {
                 adversity.dryRun(connection, out);
                 return ExitCode.OK;
