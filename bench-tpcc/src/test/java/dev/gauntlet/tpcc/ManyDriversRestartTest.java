@@ -107,6 +107,11 @@ class ManyDriversRestartTest {
         assertEquals(0, merge.code(), merge.err() + merge.out());
         RunResult m = ResultFile.read(merged.resolve(ResultFile.NAME));
         assertEquals("0,1/2", m.parameters().get("worker"));
+        // Every interval of both, merged into the merged run's own timeline file, beside its result.
+        assertEquals(m.intervals().size(), m.fullTimeline().intervals());
+        long[] inFile = new long[1];
+        dev.gauntlet.core.result.TimelineFile.read(merged.resolve(m.fullTimeline().file()), i -> inFile[0]++);
+        assertEquals(m.fullTimeline().intervals(), inFile[0]);
 
         // The restart once, as worker 0 recorded it, moved onto the merged timeline, and judged there.
         DisruptionRecord d = single(m);

@@ -107,7 +107,9 @@ public final class ResultMerge {
      * The merge of the runs with their full timelines ({@code timelines.get(i)} is {@code runs.get(i)}'s: its
      * timeline file, or its own intervals). When every timeline has every reporting interval and
      * {@code timelineFile} is given, the merged timeline is written there, interval by interval, and the result
-     * keeps it downsampled as a run does ({@link InlineIntervals}); otherwise the result keeps the merged intervals.
+     * keeps it downsampled as a run does ({@link InlineIntervals}), naming it {@value TimelineFile#NAME} (the file's
+     * name beside the merged {@code result.json}, wherever it is written first); otherwise the result keeps the
+     * merged intervals.
      * Recovery and unavailability are judged on the merged timeline by the rule the inputs recorded, if any.
      *
      * @throws ResultFormatException when there is nothing to merge, or the inputs cannot be processes of one run
@@ -184,7 +186,8 @@ public final class ResultMerge {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the merged timeline " + file + ": " + e.getMessage(), e);
         }
-        merged.intervals(inline.intervals()).fullTimeline(new FullTimeline(file.getFileName().toString(), count));
+        // Named as it will be beside the merged result.json, wherever it is written first.
+        merged.intervals(inline.intervals()).fullTimeline(new FullTimeline(TimelineFile.NAME, count));
         return new Timeline() {
             @Override
             public long size() {

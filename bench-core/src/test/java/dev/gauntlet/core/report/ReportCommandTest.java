@@ -132,6 +132,8 @@ class ReportCommandTest {
                 "timeline.jsonl.gz"), list(out));
         assertTrue(Files.readString(out.resolve("report.md")).contains("| mergedFrom "));
         assertEquals(List.of("merged", "run-a", "run-b", "run-c"), list(tmp), "no staged timeline left behind");
+        assertEquals(dev.gauntlet.core.result.TimelineFile.NAME, merged.fullTimeline().file());
+        assertEquals(merged.fullTimeline().intervals(), dev.gauntlet.core.result.Timeline.of(merged, out).size());
     }
 
     @Test
