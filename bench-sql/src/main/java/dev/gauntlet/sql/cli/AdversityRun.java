@@ -20,6 +20,7 @@ import dev.gauntlet.sql.adversity.AdversityPlan;
 import dev.gauntlet.sql.adversity.DisruptionKind;
 import dev.gauntlet.sql.adversity.Disruptions;
 import dev.gauntlet.sql.adversity.PlanFile;
+import dev.gauntlet.sql.adversity.PlanPhase;
 import dev.gauntlet.sql.adversity.ScheduleListing;
 import dev.gauntlet.sql.adversity.ScheduledDisruption;
 import dev.gauntlet.sql.adversity.Standby;
@@ -213,7 +214,7 @@ final class AdversityRun implements AutoCloseable {
                 ? "it injects the plan's disruptions, the other workers record them as planned"
                 : "worker 0 injects the plan's disruptions, this one records them as planned")
                 + (plan.recoveryPhases().isEmpty() ? "" : "; phases until: recovered (" + String.join(", ",
-                plan.phases().stream().filter(p -> p.untilRecovered())
+                plan.phases().stream().filter(PlanPhase::untilRecovered)
                         .map(p -> p.name() + " " + Durations.format(p.length())).toList())
                 + ") last their planned length in every worker");
     }
