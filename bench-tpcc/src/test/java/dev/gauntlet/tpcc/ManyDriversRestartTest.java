@@ -107,8 +107,9 @@ class ManyDriversRestartTest {
         assertEquals(0, merge.code(), merge.err() + merge.out());
         RunResult m = ResultFile.read(merged.resolve(ResultFile.NAME));
         assertEquals("0,1/2", m.parameters().get("worker"));
-        // Every interval of both, merged into the merged run's own timeline file, beside its result.
-        assertEquals(m.intervals().size(), m.fullTimeline().intervals());
+        // Every interval of both, merged into the merged run's own timeline file, beside its result (which keeps them
+        // in one-second buckets: two short intervals of a second, one closed late, share one).
+        assertTrue(m.fullTimeline().intervals() >= m.intervals().size(), m.fullTimeline() + " " + m.intervals().size());
         long[] inFile = new long[1];
         dev.gauntlet.core.result.TimelineFile.read(merged.resolve(m.fullTimeline().file()), i -> inFile[0]++);
         assertEquals(m.fullTimeline().intervals(), inFile[0]);
