@@ -53,7 +53,7 @@ class DeploymentManifestsTest {
     @Test
     void manifestsAreValidKubernetesObjects() throws Exception {
         List<Path> manifests = manifests();
-        assertEquals(6, manifests.size(), manifests.toString());
+        assertEquals(7, manifests.size(), manifests.toString());
         String validator = Executables.find("kubernetes-validate").map(Path::toString).orElse(null);
         Assumptions.assumeTrue(validator != null, "kubernetes-validate is not installed (pip install kubernetes-validate;"
                 + " .ci/run installs it): the manifests' schema validation is skipped");
@@ -111,6 +111,46 @@ class DeploymentManifestsTest {
         JsonNode settings = yaml.readTree(KUBERNETES.resolve("run-settings.yaml").toFile());
         assertEquals(drivers.path("spec").path("completions").asText(), settings.path("data").path("WORKERS").asText(),
                 "the drivers Job's completions and WORKERS must agree");
+    }
+
+    /**
+     * The drivers run through the plan of the ConfigMap {@code gauntlet-plan}: mounted where {@code --plan} reads it,
+     * and a plan every driver of a split run can follow against a database given by URL (checked by a dry run of
+     * worker 1 of 4: nothing is connected to).
+     */
+    @Test
+    void theDriversFollowThePlanOfTheirConfigMap(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode plan = yaml.readTree(KUBERNETES.resolve("plan.yaml").toFile());
+        assertEquals("ConfigMap", plan.path("kind").asText());
+        JsonNode pod = yaml.readTree(KUBERNETES.resolve("drivers-job.yaml").toFile()).path("spec").path("template")
+                .path("spec");
+        JsonNode container = pod.path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(a -> args.add(a.asText()));
+        Path given = Path.of(args.get(args.indexOf("--plan") + 1));
+        String volume = null;
+        for (JsonNode mount : container.path("volumeMounts")) {
+            if (given.getParent().equals(Path.of(mount.path("mountPath").asText()))) {
+                volume = mount.path("name").asText();
+            }
+        }
+        assertTrue(volume != null, "--plan " + given + " is not in a mounted volume");
+        String configMap = null;
+        for (JsonNode v : pod.path("volumes")) {
+            if (v.path("name").asText().equals(volume)) {
+                configMap = v.path("configMap").path("name").asText();
+            }
+        }
+        assertEquals(plan.path("metadata").path("name").asText(), configMap, "the plan's volume is its ConfigMap");
+        String text = plan.path("data").path(given.getFileName().toString()).asText();
+        assertFalse(text.isBlank(), "the ConfigMap has no key " + given.getFileName());
+
+        Path file = Files.writeString(tmp.resolve("plan.yaml"), text);
+        AdversityRunTest.Outcome dry = PlanDryRunTest.tpcc("run", "--plan", file.toString(), "--dry-run",
+                "--url", "jdbc:postgresql://postgres.example.svc:5432/tpcc", "--worker", "1/4",
+                "--start-at", "2026-11-25T15:00:00Z", "--warehouses", "8", "--clients", "32");
+        assertEquals(0, dry.code(), dry.err() + dry.out());
     }
 
     @Test

@@ -137,4 +137,39 @@ class PlanDryRunTest {
         assertEquals(2, noPlan.code());
         assertTrue(noPlan.err().contains("--dry-run applies to runs with --plan"), noPlan.err());
     }
+
+    /**
+     * A plan split over driver processes: they must share the database (a --url), one start instant and, for random
+     * times, one seed; network faults, made in front of one process's connections, cannot reach the others.
+     */
+    @Test
+    void aSplitPlanThatCannotBeOneRunIsOneLine(@TempDir Path tmp) throws Exception {
+        Path sql = AdversityRunTest.plan(tmp,
+                "phases: [{name: a, length: 1m, disruptions: [{kind: checkpoint-storm, length: 10s}]}]");
+        String at = "2026-11-25T15:00:00Z";
+        java.util.Map<String, String[]> refusals = new java.util.LinkedHashMap<>();
+        refusals.put("needs --url", new String[] {"run", "--plan", sql.toString(), "--dry-run", "--worker", "1/2",
+                "--start-at", at, "--warehouses", "2"});
+        refusals.put("needs --start-at", new String[] {"run", "--plan", sql.toString(), "--dry-run", "--worker", "1/2",
+                "--url", NOWHERE, "--warehouses", "2"});
+        Path network = Files.writeString(tmp.resolve("network.yaml"),
+                "phases: [{name: a, length: 1m, disruptions: [{kind: latency, length: 10s}]}]");
+        refusals.put("latency cannot run with --worker", new String[] {"run", "--plan", network.toString(), "--dry-run",
+                "--worker", "0/2", "--start-at", at, "--url", NOWHERE, "--warehouses", "2"});
+        Path random = Files.writeString(tmp.resolve("random.yaml"), "phases: [{name: a, length: 1m, disruptions: "
+                + "[{kind: checkpoint-storm, length: 5s, repeat: 2, random: true}]}]");
+        refusals.put("at random times need --seed", new String[] {"run", "--plan", random.toString(), "--dry-run",
+                "--worker", "0/2", "--start-at", at, "--url", NOWHERE, "--warehouses", "2"});
+        refusals.forEach((why, args) -> {
+            AdversityRunTest.Outcome o = tpcc(args);
+            assertEquals(2, o.code(), why + ": " + o.err() + o.out());
+            assertEquals(1, o.err().strip().lines().count(), o.err());
+            assertTrue(o.err().contains(why), o.err());
+        });
+        AdversityRunTest.Outcome split = tpcc("run", "--plan", sql.toString(), "--dry-run", "--worker", "1/2",
+                "--start-at", at, "--url", NOWHERE, "--warehouses", "2");
+        assertEquals(0, split.code(), split.err() + split.out());
+        assertTrue(split.out().contains("Workers: this is worker 1/2; worker 0 injects the plan's disruptions, this one "
+                + "records them as planned"), split.out());
+    }
 }

@@ -11,6 +11,8 @@ import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
+import dev.gauntlet.core.result.TimelineFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -204,10 +206,15 @@ public final class ReportCommand implements Callable<Integer> {
                         + "windows; intervals are aligned by wall-clock time. Metrics the workload did not declare "
                         + "additive (efficiencyPercent, a cost per operation, a confidence interval) are dropped and "
                         + "listed in the parameters.",
-                "Refused, with one line: results of different workloads, variants or --report-every; the same run "
-                        + "given twice (results carry a run id); runs whose measured windows do not overlap (runs "
-                        + "made one after another are compared, not merged).",
-                "Writes result.json, report.md and the charts to --out, all or nothing."},
+                "Runs through faults (run --plan --worker): phases keep each operation's figures from the processes' "
+                        + "histograms summed; each disruption is the one worker 0 injected and recorded, placed on the "
+                        + "merged timeline, where its recovery and the unavailable seconds are judged again by the "
+                        + "plan's recovery rule.",
+                "Refused, with one line: results of different workloads, variants, --report-every or recovery rules; "
+                        + "the same run given twice (results carry a run id); runs whose measured windows do not "
+                        + "overlap (runs made one after another are compared, not merged).",
+                "Writes result.json, timeline.jsonl.gz (every interval, merged from the inputs' timeline files), "
+                        + "report.md, the charts and dashboard.html to --out, all or nothing."},
             footerHeading = "%nExamples:%n",
             footer = {
                 "  ${COMMAND-FULL-NAME} results/driver-1 results/driver-2 --out results/merged",
@@ -240,15 +247,62 @@ public final class ReportCommand implements Callable<Integer> {
                     throw new BadInputException(in + " is given twice; each driver process must be merged once");
                 }
             }
-            List<RunResult> runs = inputs.stream().map(ReportCommand::read).map(LabelledRun::result).toList();
-            RunResult merged = ResultMerge.merge(runs);
+            List<RunResult> runs = new ArrayList<>();
+            List<Timeline> timelines = new ArrayList<>();
+            for (Path in : inputs) {
+                RunResult run = read(in).result();
+                runs.add(run);
+                timelines.add(Timeline.of(run, ResultFile.locate(in).toAbsolutePath().normalize().getParent()));
+            }
+            Path timeline = stagedTimeline(target);
+            RunResult merged;
+            try {
+                merged = ResultMerge.merge(runs, timelines, timeline);
+            } catch (RuntimeException e) {
+                deleteQuietly(timeline);
+                throw e instanceof java.io.UncheckedIOException io ? cannotWrite(target, io.getCause()) : e;
+            }
             FileSet files = new FileSet().addText(ResultFile.NAME, ResultFile.toJson(merged));
+            if (merged.fullTimeline() != null) {
+                files.move(TimelineFile.NAME, timeline);
+            } else {
+                deleteQuietly(timeline);
+            }
             FileSet report = RunReport.files(merged);
             report.names().forEach(n -> files.add(n, report.content(n)));
             write(files, target);
+            Path page = target.resolve(Dashboard.FILE);
+            try {
+                Dashboard.write(merged, target);
+            } catch (IOException e) {
+                throw cannotWrite(page, e);
+            }
             print(spec, "merged " + runs.size() + " results (" + merged.parameters().get(ResultMerge.MERGED_FROM)
-                    + " driver processes) into " + target + ": " + String.join(", ", files.names()));
+                    + " driver processes) into " + target + ": " + String.join(", ", files.names()) + ", "
+                    + Dashboard.FILE);
             return ExitCode.OK;
+        }
+    }
+
+    /**
+     * Where the merged timeline is written before it joins the other files: beside {@code target} (on its file
+     * system, so moving it there is a rename), hidden.
+     */
+    private static Path stagedTimeline(Path target) {
+        Path parent = target.getParent();
+        try {
+            Files.createDirectories(parent);
+            return Files.createTempFile(parent, "." + target.getFileName() + "-timeline.", ".tmp");
+        } catch (IOException e) {
+            throw cannotWrite(target, e);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a hidden temporary file beside the output
         }
     }
 

@@ -98,6 +98,9 @@ public final class RunOptions {
                     + "--worker $(JOB_COMPLETION_INDEX)/4 in a Kubernetes Indexed Job. --clients, --rate and the "
                     + "workload's own totals (TPC-C's warehouses) are the whole run's; each process takes a disjoint "
                     + "part and uses seed + I. 'report merge' checks that the parts are complete and disjoint.",
+                    "With --plan: every process follows the plan's phases from --start-at, each its planned length "
+                            + "(until: recovered too); worker 0 alone injects the disruptions, the others record "
+                            + "them as planned; 'report merge' judges recovery on the merged timeline.",
                     "Default: 0/1, the whole run."})
     String worker;
 
@@ -279,6 +282,11 @@ public final class RunOptions {
      */
     Condition primeUntil() {
         return autoPrime() && worker == null && !prime().isZero() ? new CompilerSettled(AUTO_PRIME_AT_LEAST) : null;
+    }
+
+    /** Whether {@code --seed} was given (else {@link #seed()} draws one for this process alone). */
+    public boolean seedGiven() {
+        return seed != null;
     }
 
     /** The seed this run uses: the given one, or one drawn now and kept for the result. */

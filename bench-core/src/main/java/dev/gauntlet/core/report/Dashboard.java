@@ -218,7 +218,8 @@ public final class Dashboard {
         html.append("<nav id=\"disruption-list\" aria-label=\"Disruptions\">\n<h3>Disruptions</h3>\n<ol>\n");
         for (int i = 0; i < disruptions.size(); i++) {
             DisruptionSpan span = DisruptionSpan.of(disruptions.get(i));
-            String verdict = !span.happened() ? "not started" : span.recovery() == null ? "" : span.recoveryText();
+            String verdict = !disruptions.get(i).injected() ? "planned: another worker injects it"
+                    : !span.happened() ? "not started" : span.recovery() == null ? "" : span.recoveryText();
             html.append("<li><button type=\"button\" data-disruption=\"").append(i).append("\">")
                     .append("<span class=\"number\">").append(i + 1).append("</span>")
                     .append("<span class=\"name\">").append(HtmlTable.escape(span.name())).append("</span>")

@@ -34,14 +34,32 @@ public final class FileSet {
     private static final String DIRECTORY_MODE = "rwxr-xr-x";
 
     private final Map<String, byte[]> files = new LinkedHashMap<>();
+    /** Files written already (too large to hold in memory: a merged timeline), moved into place with the others. */
+    private final Map<String, Path> written = new LinkedHashMap<>();
 
     /** Adds (or replaces) a file; the name is a plain file name inside the output directory. */
     public FileSet add(String name, byte[] content) {
+        plain(name);
+        written.remove(name);
+        files.put(name, content.clone());
+        return this;
+    }
+
+    /**
+     * Adds (or replaces) a file already written, {@code file}, moved into place with the others (best on the output
+     * directory's file system, where the move is a rename); it is gone from where it was once written.
+     */
+    public FileSet move(String name, Path file) {
+        plain(name);
+        files.remove(name);
+        written.put(name, file);
+        return this;
+    }
+
+    private static void plain(String name) {
         if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")) {
             throw new IllegalArgumentException("not a plain file name: " + name);
         }
-        files.put(name, content.clone());
-        return this;
     }
 
     public FileSet addText(String name, String content) {
@@ -49,7 +67,9 @@ public final class FileSet {
     }
 
     public Set<String> names() {
-        return Collections.unmodifiableSet(files.keySet());
+        Set<String> names = new java.util.LinkedHashSet<>(files.keySet());
+        names.addAll(written.keySet());
+        return Collections.unmodifiableSet(names);
     }
 
     public byte[] content(String name) {
@@ -81,6 +101,11 @@ public final class FileSet {
                 AtomicFiles.writeDurably(file, f.getValue());
                 readableByAll(file, FILE_MODE);
             }
+            for (Map.Entry<String, Path> f : written.entrySet()) {
+                Path file = staging.resolve(f.getKey());
+                Files.move(f.getValue(), file);
+                readableByAll(file, FILE_MODE);
+            }
             AtomicFiles.forceDirectory(staging);
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
@@ -105,6 +130,12 @@ public final class FileSet {
                 Path tmp = Files.createTempFile(dir, "." + f.getKey() + ".", ".tmp");
                 staged.put(tmp, dir.resolve(f.getKey()));
                 AtomicFiles.writeDurably(tmp, f.getValue());
+                readableByAll(tmp, FILE_MODE);
+            }
+            for (Map.Entry<String, Path> f : written.entrySet()) {
+                Path tmp = Files.createTempFile(dir, "." + f.getKey() + ".", ".tmp");
+                staged.put(tmp, dir.resolve(f.getKey()));
+                Files.move(f.getValue(), tmp, StandardCopyOption.REPLACE_EXISTING);
                 readableByAll(tmp, FILE_MODE);
             }
             for (Map.Entry<Path, Path> s : staged.entrySet()) {

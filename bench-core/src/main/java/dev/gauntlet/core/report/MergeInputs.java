@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * Results checked to be driver processes of one run before {@link ResultMerge} merges them, with what the checks
- * found: the same workload, variant and reporting period; every run once; {@code --worker} shares all there, each
+ * found: the same workload, variant, reporting period and recovery rule; every run once; {@code --worker} shares all there, each
  * once; measured windows that all overlap.
  *
  * @param share         the inputs' {@code --worker} shares together, or null when none records one
@@ -42,6 +42,7 @@ record MergeInputs(WorkerShare share, List<String> runIds, double origin, double
         requireSame(runs, RunResult::workload, "workloads");
         requireSame(runs, RunResult::variant, "variants");
         requireSame(runs, r -> String.valueOf(r.parameters().get(REPORT_EVERY)), "reporting periods (--report-every)");
+        requireSame(runs, r -> String.valueOf(r.recoveryRule()), "recovery rules (the plans' recovery)");
         WorkerShare share = shares(runs);
         List<String> ids = distinctRunIds(runs);
         List<Window> windows = runs.stream().map(MergeInputs::window).toList();

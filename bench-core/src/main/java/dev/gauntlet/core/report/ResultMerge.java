@@ -2,7 +2,11 @@ package dev.gauntlet.core.report;
 
 import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Environment;
+import dev.gauntlet.core.result.FullTimeline;
+import dev.gauntlet.core.result.InlineIntervals;
+import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.RoleResult;
 import dev.gauntlet.core.result.GaugeInfo;
@@ -12,9 +16,16 @@ import dev.gauntlet.core.result.LatencySummary;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.Timeline;
+import dev.gauntlet.core.result.TimelineFile;
 import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.result.WorkerShare;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -60,6 +71,15 @@ import org.HdrHistogram.Histogram;
  *   <li>Gauges merge by the rule each declared ({@link GaugeInfo.Merge}): a process's own share adds up, a
  *       reading of the one server every process read (table sizes, wait events) is their median, lag is the
  *       largest; in the summary and in every interval. Results written before gauges declared a rule are summed.</li>
+ *   <li>Phases span the inputs' own on the merged timeline, each operation's figures in a phase from the inputs' phase
+ *       histograms summed, its rate the sum of the processes' rates.</li>
+ *   <li>Disruptions are placed on the merged timeline: what an input injected, as it recorded it; a disruption an
+ *       input records only as planned (another process of the run injected it: {@code run --plan --worker}) is the
+ *       injecting input's. With the recovery rule the inputs record ({@link RecoveryRule}), each disruption's recovery
+ *       and the unavailable seconds are judged again on the merged timeline ({@link RecoveryAnalysis}): the seconds
+ *       in which no process committed anything, the workload as a whole back to its baseline.</li>
+ *   <li>With the inputs' timeline files, the merged timeline has every reporting interval: written beside the
+ *       merged result, which keeps it downsampled as a run does.</li>
  *   <li>Checks with the same name are merged, worst first: FAIL if any input failed, else PASS if any passed.</li>
  *   <li>Parameters, tool and command come from the first input; {@value #MERGED_FROM} counts the processes merged
  *       (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose values differed.</li>
@@ -75,17 +95,35 @@ public final class ResultMerge {
     }
 
     /**
+     * The merge of the runs' own intervals (a long run's downsampled ones; see {@link #merge(List, List, Path)}).
+     *
      * @throws ResultFormatException when there is nothing to merge, or the inputs cannot be processes of one run
      */
     public static RunResult merge(List<RunResult> runs) {
+        return merge(runs, runs.stream().map(r -> Timeline.of(r.intervals())).toList(), null);
+    }
+
+    /**
+     * The merge of the runs with their full timelines ({@code timelines.get(i)} is {@code runs.get(i)}'s: its
+     * timeline file, or its own intervals). When every timeline has every reporting interval and
+     * {@code timelineFile} is given, the merged timeline is written there, interval by interval, and the result
+     * keeps it downsampled as a run does ({@link InlineIntervals}), naming it {@value TimelineFile#NAME} (the file's
+     * name beside the merged {@code result.json}, wherever it is written first); otherwise the result keeps the
+     * merged intervals.
+     * Recovery and unavailability are judged on the merged timeline by the rule the inputs recorded, if any.
+     *
+     * @throws ResultFormatException when there is nothing to merge, or the inputs cannot be processes of one run
+     * @throws UncheckedIOException  when the merged timeline cannot be written
+     */
+    public static RunResult merge(List<RunResult> runs, List<Timeline> timelines, Path timelineFile) {
         if (runs.isEmpty()) {
             throw new ResultFormatException("nothing to merge: give the result of at least one driver process");
         }
         MergeInputs inputs = MergeInputs.check(runs);
         double measured = inputs.measuredEnd() - inputs.measuredStart();
         RunResult first = runs.get(0);
-        Metrics metrics = metrics(runs);
-        return RunResult.builder()
+        Map<String, GaugeSummary> gauges = gaugeSummaries(runs);
+        RunResult.Builder merged = RunResult.builder()
                 .runId(RunResult.newRunId())
                 .tool(first.tool())
                 .workload(first.workload())
@@ -97,19 +135,100 @@ public final class ResultMerge {
                 .measuredSeconds(measured)
                 .clients(runs.stream().mapToInt(RunResult::clients).sum())
                 .environment(environment(runs))
-                .parameters(parameters(runs, metrics, inputs.share()))
                 .operations(operations(runs))
-                .metrics(metrics)
-                .intervals(TimelineMerge.intervals(runs, inputs.origin(), gaugeRules(runs)))
+                .metrics(metrics(runs))
                 .phases(TimelineMerge.phases(runs, inputs.origin()))
                 .errors(errors(runs))
                 .checks(checks(runs))
                 .mergedRunIds(inputs.runIds())
                 .observations(TimelineMerge.observations(runs.stream().map(RunResult::observations).toList()))
-                .gauges(gaugeSummaries(runs))
+                .gauges(gauges)
                 .roles(roles(runs))
-                .disruptions(runs.stream().flatMap(r -> r.disruptions().stream()).toList())
-                .build();
+                .disruptions(disruptions(runs, inputs.origin()));
+        Timeline timeline = timeline(runs, timelines, inputs.origin(), gauges, timelineFile, merged);
+        RunResult result = merged.build();
+        RecoveryRule rule = runs.stream().map(RunResult::recoveryRule).filter(Objects::nonNull).findFirst()
+                .orElse(null);
+        if (rule != null) {
+            result = RecoveryAnalysis.apply(result, timeline, rule);
+        }
+        return result.toBuilder().parameters(parameters(runs, result.metrics().keySet(), inputs.share())).build();
+    }
+
+    /**
+     * The merged intervals into {@code merged}: written to {@code file} and kept downsampled when every input's
+     * timeline is whole and there is a file, else kept as they are. The merged timeline, to read again.
+     */
+    private static Timeline timeline(List<RunResult> runs, List<Timeline> timelines, double origin,
+                                     Map<String, GaugeSummary> gauges, Path file, RunResult.Builder merged) {
+        Map<String, GaugeInfo.Merge> rules = gaugeRules(runs);
+        if (file == null || timelines.stream().anyMatch(Timeline::downsampled)) {
+            List<Interval> intervals = new ArrayList<>();
+            TimelineMerge.intervals(runs, timelines, origin, rules, intervals::add);
+            merged.intervals(intervals);
+            return Timeline.of(intervals);
+        }
+        double period = TimelineMerge.period(timelines);
+        double planned = 0;
+        for (RunResult r : runs) {
+            double start = MergeInputs.startedAtSeconds(r) - origin;
+            planned = Math.max(planned, start + r.phases().stream().mapToDouble(Phase::endSeconds).max().orElse(0));
+        }
+        InlineIntervals inline = new InlineIntervals(period, planned, name -> gauges.containsKey(name)
+                ? gauges.get(name).declared().kind() : GaugeInfo.Kind.LEVEL);
+        long count;
+        try (TimelineFile.Writer writer = TimelineFile.create(file)) {
+            TimelineMerge.intervals(runs, timelines, origin, rules, i -> {
+                writer.append(i);
+                inline.add(i);
+            });
+            count = writer.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the merged timeline " + file + ": " + e.getMessage(), e);
+        }
+        // Named as it will be beside the merged result.json, wherever it is written first.
+        merged.intervals(inline.intervals()).fullTimeline(new FullTimeline(TimelineFile.NAME, count));
+        return new Timeline() {
+            @Override
+            public long size() {
+                return count;
+            }
+
+            @Override
+            public Timeline.Cursor open() {
+                return TimelineFile.open(file);
+            }
+
+            @Override
+            public boolean downsampled() {
+                return false;
+            }
+        };
+    }
+
+    /**
+     * The disruptions on the merged timeline: every one an input injected, as that input recorded it (actual times,
+     * outcome, notes); one only planned in an input ({@link DisruptionRecord#PLANNED}: another process of the run
+     * injected it) stands for the injecting input's record of its name, and is kept only where no input has one.
+     */
+    private static List<DisruptionRecord> disruptions(List<RunResult> runs, double origin) {
+        List<DisruptionRecord> injected = new ArrayList<>();
+        Map<String, DisruptionRecord> planned = new LinkedHashMap<>();
+        for (RunResult r : runs) {
+            double shift = MergeInputs.startedAtSeconds(r) - origin;
+            for (DisruptionRecord d : r.disruptions()) {
+                if (d.injected()) {
+                    injected.add(d.shifted(shift));
+                } else {
+                    planned.putIfAbsent(d.name(), d.shifted(shift));
+                }
+            }
+        }
+        Set<String> done = injected.stream().map(DisruptionRecord::name).collect(Collectors.toSet());
+        List<DisruptionRecord> all = new ArrayList<>(injected);
+        planned.values().stream().filter(d -> !done.contains(d.name())).forEach(all::add);
+        all.sort(Comparator.comparingDouble(DisruptionRecord::plannedStartSeconds));
+        return all;
     }
 
     /** The labels every process carries with the same value; one that differs describes no single run. */
@@ -263,7 +382,7 @@ public final class ResultMerge {
         return merged;
     }
 
-    private static Map<String, Object> parameters(List<RunResult> runs, Metrics merged, WorkerShare share) {
+    private static Map<String, Object> parameters(List<RunResult> runs, Set<String> metrics, WorkerShare share) {
         Map<String, Object> params = new LinkedHashMap<>(runs.get(0).parameters());
         if (share != null) {
             params.put(WorkerShare.PARAMETER, share.label());
@@ -274,7 +393,7 @@ public final class ResultMerge {
         params.put(MERGED_FROM, runs.stream().mapToLong(ResultMerge::processes).sum());
         Set<String> dropped = new TreeSet<>();
         runs.forEach(r -> dropped.addAll(r.metrics().keySet()));
-        dropped.removeAll(merged.values().keySet());
+        dropped.removeAll(metrics);
         if (!dropped.isEmpty()) {
             params.put(DROPPED_METRICS, String.join(", ", dropped));
         }

@@ -19,7 +19,9 @@ import java.util.Optional;
  * {@code labels} (the user's names for the run, {@code --label release=25.2}; added later in version 2, which older
  * readers ignore); {@code fullTimeline} (the file beside the result holding every reporting interval, which
  * {@code intervals} keeps downsampled in a long run, see {@link InlineIntervals}; added later in version 2, as are the
- * intervals' {@code merged} and {@code unavailable}).
+ * intervals' {@code merged} and {@code unavailable}); {@code recoveryRule} (how a run through faults judged
+ * recovery, so a merge judges it again; added later in version 2) and a disruption's outcome {@code planned} (a
+ * driver process that did not inject it).
  * Readers accept every version up to {@link #SCHEMA_VERSION} and ignore fields they do not
  * know, so a newer writer's additions do not break an older reader; a version 1 file reads with no run id and
  * undeclared metrics (compared without a winner, not merged).
@@ -55,6 +57,7 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, GaugeSummary> gauges,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RoleResult> roles,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DisruptionRecord> disruptions,
+        RecoveryRule recoveryRule,
         FullTimeline fullTimeline) {
 
     public static final int SCHEMA_VERSION = 2;
@@ -212,6 +215,7 @@ public record RunResult(
         b.gauges = gauges;
         b.roles = roles;
         b.disruptions = disruptions;
+        b.recoveryRule = recoveryRule;
         b.fullTimeline = fullTimeline;
         return b;
     }
@@ -244,6 +248,7 @@ public record RunResult(
         private Map<String, GaugeSummary> gauges = Map.of();
         private List<RoleResult> roles = List.of();
         private List<DisruptionRecord> disruptions = List.of();
+        private RecoveryRule recoveryRule;
         private FullTimeline fullTimeline;
 
         private Builder() {
@@ -375,6 +380,12 @@ public record RunResult(
             return this;
         }
 
+        /** How the disruptions' recovery was judged (a run through faults), so it can be judged again. */
+        public Builder recoveryRule(RecoveryRule recoveryRule) {
+            this.recoveryRule = recoveryRule;
+            return this;
+        }
+
         /** Where every reporting interval is when {@code intervals} keeps them downsampled (null: nowhere else). */
         public Builder fullTimeline(FullTimeline fullTimeline) {
             this.fullTimeline = fullTimeline;
@@ -391,7 +402,8 @@ public record RunResult(
         public RunResult build() {
             return new RunResult(schemaVersion, runId, tool, workload, variant, command, labels, startedAt, endedAt,
                     measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals,
-                    phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions, fullTimeline);
+                    phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions, recoveryRule,
+                    fullTimeline);
         }
     }
 }

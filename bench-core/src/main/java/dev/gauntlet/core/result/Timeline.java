@@ -1,7 +1,9 @@
 package dev.gauntlet.core.result;
 
+import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -16,11 +18,29 @@ public interface Timeline {
     /** How many intervals there are. */
     long size();
 
+    /**
+     * The intervals in order, pulled one at a time (a file's read as they are pulled: several timelines can be gone
+     * through side by side, as a merge does); close it when done.
+     */
+    Cursor open();
+
     /** Each interval in order. */
-    void forEach(Consumer<? super Interval> each);
+    default void forEach(Consumer<? super Interval> each) {
+        try (Cursor intervals = open()) {
+            while (intervals.hasNext()) {
+                each.accept(intervals.next());
+            }
+        }
+    }
 
     /** Whether these are fewer than the run's reporting intervals: a result's downsampled ones, its file missing. */
     boolean downsampled();
+
+    /** A timeline's intervals as they are pulled; closing it closes the file they are read from. */
+    interface Cursor extends Iterator<Interval>, Closeable {
+        @Override
+        void close();
+    }
 
     /** The intervals of a list. */
     static Timeline of(List<Interval> intervals) {
@@ -33,8 +53,23 @@ public interface Timeline {
             }
 
             @Override
-            public void forEach(Consumer<? super Interval> each) {
-                list.forEach(each);
+            public Cursor open() {
+                Iterator<Interval> each = list.iterator();
+                return new Cursor() {
+                    @Override
+                    public boolean hasNext() {
+                        return each.hasNext();
+                    }
+
+                    @Override
+                    public Interval next() {
+                        return each.next();
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                };
             }
 
             @Override
@@ -63,8 +98,8 @@ public interface Timeline {
             }
 
             @Override
-            public void forEach(Consumer<? super Interval> each) {
-                TimelineFile.read(file, each);
+            public Cursor open() {
+                return TimelineFile.open(file);
             }
 
             @Override

@@ -49,23 +49,87 @@ public final class TimelineFile {
      * @throws ResultFormatException naming the file when it cannot be read or a line is not an interval
      */
     public static void read(Path file, Consumer<? super Interval> each) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new EndsWhereCut(
-                new GZIPInputStream(Files.newInputStream(file), 1 << 16)), StandardCharsets.UTF_8), 1 << 16)) {
-            long line = 0;
-            String text = in.readLine();
-            while (text != null) {
-                line++;
-                String next = in.readLine();
-                if (!text.isBlank()) {
-                    Interval interval = parse(text, file, line, next == null);
-                    if (interval != null) {
-                        each.accept(interval);
-                    }
-                }
-                text = next;
+        try (Reader intervals = open(file)) {
+            while (intervals.hasNext()) {
+                each.accept(intervals.next());
             }
+        }
+    }
+
+    /**
+     * The file's intervals, read as they are pulled (one line ahead: a last line cut short is not an interval).
+     *
+     * @throws ResultFormatException naming the file when it cannot be read or a line is not an interval
+     */
+    public static Reader open(Path file) {
+        try {
+            return new Reader(file);
         } catch (IOException e) {
             throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    /** A timeline file's intervals, pulled one at a time. */
+    public static final class Reader implements Timeline.Cursor {
+
+        private final Path file;
+        private final BufferedReader in;
+        private long line;
+        /** The line after {@link #next}'s, not parsed yet; null at the end. */
+        private String text;
+        private Interval next;
+
+        private Reader(Path file) throws IOException {
+            this.file = file;
+            this.in = new BufferedReader(new InputStreamReader(new EndsWhereCut(
+                    new GZIPInputStream(Files.newInputStream(file), 1 << 16)), StandardCharsets.UTF_8), 1 << 16);
+            try {
+                this.text = in.readLine();
+                advance();
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
+
+        private void advance() throws IOException {
+            next = null;
+            while (next == null && text != null) {
+                line++;
+                String after = in.readLine();
+                if (!text.isBlank()) {
+                    next = parse(text, file, line, after == null);
+                }
+                text = after;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next != null;
+        }
+
+        @Override
+        public Interval next() {
+            if (next == null) {
+                throw new java.util.NoSuchElementException(file + ": no more intervals");
+            }
+            Interval interval = next;
+            try {
+                advance();
+            } catch (IOException e) {
+                throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")");
+            }
+            return interval;
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 

@@ -4,9 +4,15 @@ import java.time.Duration;
 
 /**
  * When a disruption happens: {@code at} after the run starts, for {@code length} (null: {@link Disruption#start}
- * runs to completion and nothing is switched off afterwards).
+ * runs to completion and nothing is switched off afterwards); {@code injected}: whether this process starts and stops
+ * it (false: another driver process of the run does, worker 0 of {@code --worker}, and this one only records the
+ * plan, so the processes' results line up when merged).
  */
-public record DisruptionPlan(Disruption disruption, Duration at, Duration length) {
+public record DisruptionPlan(Disruption disruption, Duration at, Duration length, boolean injected) {
+
+    public DisruptionPlan(Disruption disruption, Duration at, Duration length) {
+        this(disruption, at, length, true);
+    }
 
     public DisruptionPlan {
         if (disruption == null) {
@@ -18,5 +24,10 @@ public record DisruptionPlan(Disruption disruption, Duration at, Duration length
         if (length != null && (length.isNegative() || length.isZero())) {
             throw new IllegalArgumentException(disruption.name() + ": its length must be positive");
         }
+    }
+
+    /** This plan, injected by another driver process of the run: this one records it as planned. */
+    public DisruptionPlan elsewhere() {
+        return new DisruptionPlan(disruption, at, length, false);
     }
 }

@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
 /**
  * Starts and stops the plan's disruptions at their times, each on a thread of its own (one that runs to
  * completion must not hold up the next), and records what each did. At the end of the run it switches off any
- * still on and records the ones that never started.
+ * still on and records the ones that never started. A disruption another driver process injects
+ * ({@link DisruptionPlan#injected()} false) is not touched: it is recorded {@link DisruptionRecord#PLANNED}.
  */
 final class DisruptionSchedule {
 
@@ -94,6 +95,11 @@ final class DisruptionSchedule {
         DisruptionRecord record() {
             Double plannedEnd = plan.length() == null ? null
                     : (plan.at().toNanos() + plan.length().toNanos()) / 1e9;
+            if (!plan.injected()) {
+                return new DisruptionRecord(plan.disruption().name(), plan.at().toNanos() / 1e9, plannedEnd, null,
+                        null, DisruptionRecord.PLANNED, List.of("injected by another driver process of the run "
+                        + "(worker 0), not this one: the planned times only"));
+            }
             String outcome = started == null ? DisruptionRecord.NOT_STARTED
                     : failed ? DisruptionRecord.FAILED : DisruptionRecord.DONE;
             List<String> all = new ArrayList<>(notes);
@@ -112,8 +118,12 @@ final class DisruptionSchedule {
         plans.forEach(p -> scheduled.add(new Scheduled(p, clock.start())));
     }
 
+    /** Starts the thread of each disruption this process injects. */
     void start() {
         for (Scheduled s : scheduled) {
+            if (!s.plan.injected()) {
+                continue;
+            }
             s.thread = new Thread(s, "gauntlet-disruption-" + s.plan.disruption().name());
             s.thread.setDaemon(true);
             s.thread.start();

@@ -214,7 +214,12 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
 
         /** Adds a disruption {@code at} after the start, for {@code length} (null: it runs to completion). */
         public Builder disruption(Disruption disruption, Duration at, Duration length) {
-            disruptions.add(new DisruptionPlan(disruption, at, length));
+            return disruption(new DisruptionPlan(disruption, at, length));
+        }
+
+        /** Adds a disruption as planned (one another driver process injects: {@link DisruptionPlan#elsewhere()}). */
+        public Builder disruption(DisruptionPlan planned) {
+            disruptions.add(planned);
             return this;
         }
 

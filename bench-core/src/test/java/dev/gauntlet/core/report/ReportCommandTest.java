@@ -128,8 +128,12 @@ class ReportCommandTest {
         Histogram e2e = HistogramCodec.decode(merged.observations().get("endToEnd").histogram());
         assertEquals(9_000, e2e.getTotalCount());
         assertEquals(6_000.0 / 9_000 * 100, e2e.getPercentileAtOrBelowValue(13_000_000), 1e-9);
-        assertEquals(List.of("latency.png", "report.md", "result.json", "throughput.png"), list(out));
+        assertEquals(List.of("dashboard.html", "latency.png", "report.md", "result.json", "throughput.png",
+                "timeline.jsonl.gz"), list(out));
         assertTrue(Files.readString(out.resolve("report.md")).contains("| mergedFrom "));
+        assertEquals(List.of("merged", "run-a", "run-b", "run-c"), list(tmp), "no staged timeline left behind");
+        assertEquals(dev.gauntlet.core.result.TimelineFile.NAME, merged.fullTimeline().file());
+        assertEquals(merged.fullTimeline().intervals(), dev.gauntlet.core.result.Timeline.of(merged, out).size());
     }
 
     @Test

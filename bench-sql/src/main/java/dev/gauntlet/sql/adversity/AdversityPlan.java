@@ -1,5 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
+import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.run.Durations;
 import dev.gauntlet.core.run.PhasePlan;
 import java.time.Duration;
@@ -9,7 +10,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A run through faults, as read from a plan file ({@link PlanFile}): phases with their disruptions, the standby the
@@ -33,15 +33,29 @@ public record AdversityPlan(String name, String description, Standby standby, Re
      * a condition keeps what it has heard of its run).
      */
     public List<PhasePlan> phasePlans() {
+        return phasePlans(true);
+    }
+
+    /**
+     * The phases as the runner takes them; with {@code conditions} false every phase lasts its planned length, a
+     * phase {@code until: recovered} too (driver processes of one run keep one timeline: each would hear its own
+     * share of the workload recover at its own moment).
+     */
+    public List<PhasePlan> phasePlans(boolean conditions) {
         return phases.stream().map(p -> {
             PhasePlan plan = new PhasePlan(p.name(), p.length(), p.measured());
-            return p.untilRecovered() ? plan.until(new Recovered(recovery, p.name())) : plan;
+            return p.untilRecovered() && conditions ? plan.until(new Recovered(recovery, p.name())) : plan;
         }).toList();
     }
 
     /** The phases {@code until: recovered}: a disruption's recovery is judged through them too. */
     public Set<String> recoveryPhases() {
-        return phases.stream().filter(PlanPhase::untilRecovered).map(PlanPhase::name).collect(Collectors.toSet());
+        return Set.copyOf(recovery.recoveryPhases());
+    }
+
+    /** Whether some disruption starts at random times (drawn from the run's seed). */
+    public boolean drawsAtRandom() {
+        return phases.stream().flatMap(p -> p.disruptions().stream()).anyMatch(DisruptionSpec::random);
     }
 
     public Duration length() {

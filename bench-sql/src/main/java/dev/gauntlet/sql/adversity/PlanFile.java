@@ -1,5 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
+import dev.gauntlet.core.result.RecoveryRule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -355,7 +356,8 @@ public final class PlanFile {
                         + baseline + ") before it");
             }
         }
-        return new RecoveryRule(baseline, operation, window, hold, tolerance, factor);
+        return RecoveryRule.of(baseline, operation, window, hold, tolerance, factor).throughPhases(
+                phases.stream().filter(PlanPhase::untilRecovered).map(PlanPhase::name).toList());
     }
 
     private Duration duration(JsonNode node, String key, String where, Duration absent) {

@@ -1,6 +1,8 @@
 package dev.gauntlet.sql.adversity;
 
+import dev.gauntlet.core.report.RecoveryAnalysis;
 import dev.gauntlet.core.result.Interval;
+import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.run.Condition;
 import java.time.Duration;
 import java.util.Optional;

@@ -2,9 +2,12 @@ package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.cli.RunOptions;
+import dev.gauntlet.core.report.RecoveryAnalysis;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timeline;
+import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.DisruptionPlan;
 import dev.gauntlet.core.run.Durations;
 import dev.gauntlet.core.run.Probe;
@@ -17,7 +20,7 @@ import dev.gauntlet.sql.adversity.AdversityPlan;
 import dev.gauntlet.sql.adversity.DisruptionKind;
 import dev.gauntlet.sql.adversity.Disruptions;
 import dev.gauntlet.sql.adversity.PlanFile;
-import dev.gauntlet.sql.adversity.RecoveryAnalysis;
+import dev.gauntlet.sql.adversity.PlanPhase;
 import dev.gauntlet.sql.adversity.ScheduleListing;
 import dev.gauntlet.sql.adversity.ScheduledDisruption;
 import dev.gauntlet.sql.adversity.ServerProxies;
@@ -41,26 +44,40 @@ import java.util.Locale;
  * against what the target can take before anything starts; the system under test made (the embedded primary and
  * standby, or the given URL; Toxiproxy in front when the plan has network faults); the plan's phases and disruptions
  * put into the run plan; the server's own view added as probes; and recovery judged on the result.
+ *
+ * <p>One driver process of several ({@code --worker I/N}, {@code --start-at}) follows the same timeline from the
+ * common start: every phase lasts its planned length (a phase {@code until: recovered} too, since each process would
+ * hear its own share of the workload recover at its own moment), worker 0 alone injects the disruptions and records
+ * what they did, the others record them as planned; {@code report merge} then judges recovery on the merged timeline.
+ * The processes must share the target (a {@code --url}), and network faults, made by a Toxiproxy in front of one
+ * process's connections, would reach worker 0's clients only, so both are refused.
  */
 final class AdversityRun implements AutoCloseable {
 
     private final Path file;
     private final AdversityPlan plan;
     private final List<ScheduledDisruption> schedule;
+    private final WorkerShare share;
     private ServerProxies proxies;
     private SystemUnderTest system;
 
-    private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule) {
+    private AdversityRun(Path file, AdversityPlan plan, List<ScheduledDisruption> schedule, WorkerShare share) {
         this.file = file;
         this.plan = plan;
         this.schedule = schedule;
+        this.share = share;
     }
 
     /**
-     * Reads and checks the plan (its standby replaced by {@code standby} unless null): its own form, its schedule for
-     * {@code seed}, and whether the target can take every disruption. Every refusal is a {@link BadInputException}; nothing has started yet.
+     * Reads and checks the plan of {@code --plan} (its standby replaced by {@code --standby} if given): its own form,
+     * its schedule for the run's seed, and whether the target can take every disruption, from this process's
+     * {@code --worker} share of the run too. Every refusal is a {@link BadInputException}; nothing has started yet.
      */
-    static AdversityRun prepare(Path file, String standby, ConnectionOptions connection, long seed) {
+    static AdversityRun prepare(RunOptions options, ConnectionOptions connection) {
+        Path file = options.planFile();
+        String standby = options.standby();
+        long seed = options.seed();
+        WorkerShare share = options.share();
         AdversityPlan plan;
         List<ScheduledDisruption> schedule;
         try {
@@ -102,6 +119,19 @@ final class AdversityRun implements AutoCloseable {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
                     + " needs a standby to fail over to; set standby: sync or async");
         }
+        if (!share.whole() && !options.seedGiven() && plan.drawsAtRandom()) {
+            throw new BadInputException(file + ": with --worker " + share + ", disruptions at random times need --seed: "
+                    + "every driver process draws the schedule from it, so all must be given the same");
+        }
+        if (!share.whole() && connection.embedded()) {
+            throw new BadInputException("--plan with --worker " + share + " needs --url: the driver processes of one run "
+                    + "drive one database, and without --url each would start embedded servers of its own");
+        }
+        if (!share.whole() && !network.isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", network)
+                    + " cannot run with --worker: Toxiproxy sits in front of one driver process's connections, so "
+                    + "worker 0's network faults would not reach the other processes' clients");
+        }
         if (!network.isEmpty()) {
             try {
                 plan.checkHosts(target);
@@ -113,7 +143,7 @@ final class AdversityRun implements AutoCloseable {
             throw new BadInputException(file + ": " + String.join(", ", network)
                     + " need Toxiproxy, which is not installed: " + Toxiproxy.INSTALL);
         }
-        return new AdversityRun(file, plan, schedule);
+        return new AdversityRun(file, plan, schedule, share);
     }
 
     /**
@@ -141,6 +171,9 @@ final class AdversityRun implements AutoCloseable {
                 out.println("Database: " + db.version());
                 out.println("  url:     " + Redaction.url(connection.url));
                 sayProxied(out);
+                if (!share.whole()) {
+                    out.println("  workers: " + workers());
+                }
                 if (plan.standby() != Standby.NONE) {
                     out.println("  note:    the plan's standby applies to the embedded servers only");
                 }
@@ -194,6 +227,17 @@ final class AdversityRun implements AutoCloseable {
         }
     }
 
+    /** What this process of a split run does with the plan (the rule of docs/adversity.md, "Many drivers"). */
+    private String workers() {
+        return "this is worker " + share + "; " + (share.index() == 0
+                ? "it injects the plan's disruptions, the other workers record them as planned"
+                : "worker 0 injects the plan's disruptions, this one records them as planned")
+                + (plan.recoveryPhases().isEmpty() ? "" : "; phases until: recovered (" + String.join(", ",
+                plan.phases().stream().filter(PlanPhase::untilRecovered)
+                        .map(p -> p.name() + " " + Durations.format(p.length())).toList())
+                + ") last their planned length in every worker");
+    }
+
     /** When the workload goes through Toxiproxy: each server and the proxy in front of it. */
     private void sayProxied(PrintStream out) {
         if (proxies == null) {
@@ -220,6 +264,9 @@ final class AdversityRun implements AutoCloseable {
                     + "/DATABASE URL"));
         }
         ScheduleListing.write(plan, file.toString(), schedule, hosts, commandDirectory(), out);
+        if (!share.whole()) {
+            out.println("Workers: " + workers());
+        }
     }
 
     /** Where the plan's commands run: the plan file's directory; the current one for a shipped plan read by name. */
@@ -228,12 +275,16 @@ final class AdversityRun implements AutoCloseable {
         return java.nio.file.Files.isRegularFile(file) && parent != null ? parent : null;
     }
 
-    /** The base plan with the plan file's phases and disruptions, reported every second unless told otherwise. */
+    /**
+     * The base plan with the plan file's phases and disruptions, reported every second unless told otherwise; in a
+     * worker other than 0, the disruptions as planned only (worker 0 injects them), and in every worker of several,
+     * phases of their planned length.
+     */
     RunPlan apply(RunPlan base, boolean reportEveryGiven) {
         RunPlan.Builder b = base.toBuilder();
-        plan.phasePlans().forEach(b::phase);
+        plan.phasePlans(share.whole()).forEach(b::phase);
         for (DisruptionPlan d : Disruptions.plans(schedule, system, commandDirectory())) {
-            b.disruption(d.disruption(), d.at(), d.length());
+            b.disruption(share.index() == 0 ? d : d.elsewhere());
         }
         if (!reportEveryGiven) {
             b.reportEvery(java.time.Duration.ofSeconds(1));
@@ -263,7 +314,7 @@ final class AdversityRun implements AutoCloseable {
      * interval ({@code timeline}: the result may keep them downsampled).
      */
     RunResult judge(RunResult result, Timeline timeline) {
-        return RecoveryAnalysis.apply(result, timeline, plan.recovery(), plan.recoveryPhases());
+        return RecoveryAnalysis.apply(result, timeline, plan.recovery());
     }
 
     @Override

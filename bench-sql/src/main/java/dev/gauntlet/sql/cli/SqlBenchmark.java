@@ -267,7 +267,8 @@ public final class SqlBenchmark<P> {
                         + "(--experiment, several --pool modes or the workload's dimension options)"
                         + (search != null ? " or a search" : ""));
             }
-            adversity = AdversityRun.prepare(options.planFile(), options.standby(), connection, options.seed());
+            options.requireStartAtToSplit("the plan's phases and disruptions run on one timeline from it");
+            adversity = AdversityRun.prepare(options, connection);
             if (options.dryRun()) {
                 adversity.dryRun(connection, out);
                 return ExitCode.OK;

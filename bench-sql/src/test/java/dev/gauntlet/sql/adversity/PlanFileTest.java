@@ -108,6 +108,10 @@ class PlanFileTest {
         assertTrue(phases.get(2).until() instanceof Recovered, "recovery ends on the rule");
         assertTrue(phases.get(2).until() != plan.phasePlans().get(2).until(), "each run plan gets a condition of its own");
         assertFalse(phases.get(2).until().holds(Duration.ZERO), "not before it has heard the run");
+        assertEquals(List.of("recovery"), plan.recovery().recoveryPhases(), "the result's rule names it");
+        List<dev.gauntlet.core.run.PhasePlan> fixed = plan.phasePlans(false);
+        assertNull(fixed.get(2).until(), "driver processes of one run: its planned length");
+        assertEquals(Duration.ofMinutes(5), fixed.get(2).length());
     }
 
     @Test

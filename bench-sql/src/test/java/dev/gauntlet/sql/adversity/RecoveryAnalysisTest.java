@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.gauntlet.core.report.RecoveryAnalysis;
 import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.result.RunResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class RecoveryAnalysisTest {
 
-    private static final RecoveryRule RULE = new RecoveryRule("baseline", "newOrder", Duration.ofSeconds(10),
+    private static final RecoveryRule RULE = RecoveryRule.of("baseline", "newOrder", Duration.ofSeconds(10),
             Duration.ofSeconds(30), 0.10, 2.0);
 
     /** One 1 s interval at second {@code t} with {@code rate} New-Orders at {@code ms} and as many payments. */
@@ -89,7 +91,7 @@ class RecoveryAnalysisTest {
         RunResult faulted = run(series, List.of(new Phase("baseline", 0, 40), new Phase("faults", 40, 60),
                 new Phase("recovery", 60, 200)), List.of(disruption("outage", 50, 55)));
         assertEquals(DisruptionRecord.NOT_RECOVERED, RecoveryAnalysis.apply(faulted, RULE).disruptions().get(0).recovery());
-        DisruptionRecord throughRecovery = RecoveryAnalysis.apply(faulted, RULE, java.util.Set.of("recovery"))
+        DisruptionRecord throughRecovery = RecoveryAnalysis.apply(faulted, RULE.throughPhases(List.of("recovery")))
                 .disruptions().get(0);
         assertEquals(DisruptionRecord.RECOVERED, throughRecovery.recovery());
         assertEquals(88 - 55, throughRecovery.recoverySeconds(), 1e-9);

@@ -1,4 +1,4 @@
-package dev.gauntlet.sql.adversity;
+package dev.gauntlet.core.report;
 
 import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.HistogramCodec;
@@ -7,6 +7,7 @@ import dev.gauntlet.core.result.IntervalOperation;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timeline;
 import java.util.ArrayDeque;
@@ -34,6 +35,10 @@ import org.HdrHistogram.Histogram;
  * Throughput at or above the baseline counts as recovered (a backlog drained fast is not a fault). The rolling window
  * sums the intervals' histograms, so its p95 is exact at the histograms' precision.
  *
+ * <p>Runs through faults are judged by it as they end, and {@code report merge} judges the merged timeline of their
+ * driver processes again by the rule each result records ({@link RecoveryRule}); a plan's phase
+ * {@code until: recovered} ends by its parts, heard interval by interval.
+ *
  * <p>It reads the run's every reporting interval (its {@link Timeline}: a long run's from its timeline file) twice,
  * one at a time, keeping the baseline's sums, a window's intervals and a few numbers per interval: a 12-hour run at
  * one-second intervals is judged in a few megabytes.
@@ -47,19 +52,15 @@ public final class RecoveryAnalysis {
 
     /** The result with each disruption's recovery verdict and the unavailability metrics, from its own intervals. */
     public static RunResult apply(RunResult run, RecoveryRule rule) {
-        return apply(run, rule, Set.of());
+        return apply(run, Timeline.of(run.intervals()), rule);
     }
 
     /**
-     * The same, a disruption's recovery judged until the end of its phase and of the phases right after it that are
-     * {@code recoveryPhases} (a plan's phases {@code until: recovered}: they exist to let it recover).
+     * The same, read from the run's every reporting interval ({@code timeline}), a disruption's recovery judged until
+     * the end of its phase and of the rule's recovery phases right after it; the result records the rule.
      */
-    public static RunResult apply(RunResult run, RecoveryRule rule, Set<String> recoveryPhases) {
-        return apply(run, Timeline.of(run.intervals()), rule, recoveryPhases);
-    }
-
-    /** The same, read from the run's every reporting interval ({@code timeline}). */
-    public static RunResult apply(RunResult run, Timeline timeline, RecoveryRule rule, Set<String> recoveryPhases) {
+    public static RunResult apply(RunResult run, Timeline timeline, RecoveryRule rule) {
+        Set<String> recoveryPhases = Set.copyOf(rule.recoveryPhases());
         BaselineSum baselineSum = new BaselineSum(rule);
         Map<String, Double> unavailable = new LinkedHashMap<>();
         double[] total = new double[1];
@@ -102,7 +103,7 @@ public final class RecoveryAnalysis {
             metrics.add("baselineOpsPerSecond", baseline.get().opsPerSecond(), MetricInfo.higher());
             metrics.add("baselineP95Ms", baseline.get().p95Ms(), MetricInfo.lower());
         }
-        return run.toBuilder().metrics(metrics).disruptions(judged).build();
+        return run.toBuilder().metrics(metrics).disruptions(judged).recoveryRule(rule).build();
     }
 
     /**
@@ -123,7 +124,7 @@ public final class RecoveryAnalysis {
     }
 
     /** What recovery is measured against: the baseline phase's throughput and p95 of the rule's operation. */
-    record Baseline(double opsPerSecond, double p95Ms) {
+    public record Baseline(double opsPerSecond, double p95Ms) {
     }
 
     /** The rule's operation in one interval: its commits and their latencies (all operations when it names none). */
@@ -145,18 +146,18 @@ public final class RecoveryAnalysis {
     }
 
     /** The baseline phase's intervals, summed as they come. */
-    static final class BaselineSum {
+    public static final class BaselineSum {
         private final RecoveryRule rule;
         private final Histogram latency = new Histogram(3);
         private double seconds;
         private long count;
 
-        BaselineSum(RecoveryRule rule) {
+        public BaselineSum(RecoveryRule rule) {
             this.rule = rule;
         }
 
         /** Any interval: those of the baseline phase count. */
-        void add(Interval interval) {
+        public void add(Interval interval) {
             if (rule.baselinePhase().equals(interval.phase())) {
                 Share s = Share.of(interval, rule);
                 seconds += interval.seconds();
@@ -166,7 +167,7 @@ public final class RecoveryAnalysis {
         }
 
         /** The baseline, if its phase committed anything. */
-        Optional<Baseline> baseline() {
+        public Optional<Baseline> baseline() {
             if (seconds <= 0 || count == 0) {
                 return Optional.empty();
             }
@@ -175,7 +176,7 @@ public final class RecoveryAnalysis {
     }
 
     /** The intervals ending within the rule's window of the latest one, and their sums. */
-    static final class RollingWindow {
+    public static final class RollingWindow {
         private final RecoveryRule rule;
         private final Deque<Entry> entries = new ArrayDeque<>();
         private final Histogram latency = new Histogram(3);
@@ -183,12 +184,12 @@ public final class RecoveryAnalysis {
         private record Entry(double t, double seconds, Share share) {
         }
 
-        RollingWindow(RecoveryRule rule) {
+        public RollingWindow(RecoveryRule rule) {
             this.rule = rule;
         }
 
         /** The next interval; those that end a window or more before it leave. */
-        void add(Interval interval) {
+        public void add(Interval interval) {
             Share s = Share.of(interval, rule);
             entries.addLast(new Entry(interval.t(), interval.seconds(), s));
             latency.add(s.latency());
@@ -199,7 +200,7 @@ public final class RecoveryAnalysis {
         }
 
         /** Whether the window ending with the latest interval is within the rule of the baseline. */
-        boolean healthy(Baseline baseline) {
+        public boolean healthy(Baseline baseline) {
             // Summed from the latest back, afresh each time: a running sum of seconds would drift off a boundary.
             double seconds = 0;
             long count = 0;
@@ -223,7 +224,7 @@ public final class RecoveryAnalysis {
      * been healthy for the hold time (counted from the first interval of that healthy stretch), not recovered when
      * the {@code horizon} passes first.
      */
-    static final class Recovery {
+    public static final class Recovery {
         private final double end;
         private final double horizon;
         private final double hold;
@@ -231,14 +232,14 @@ public final class RecoveryAnalysis {
         private Double seconds;
         private boolean over;
 
-        Recovery(RecoveryRule rule, double end, double horizon) {
+        public Recovery(RecoveryRule rule, double end, double horizon) {
             this.end = end;
             this.horizon = horizon;
             this.hold = rule.hold().toNanos() / 1e9;
         }
 
         /** The interval ending at {@code t}, whose window is {@code healthy} or not; true once recovered. */
-        boolean hear(double t, boolean healthy) {
+        public boolean hear(double t, boolean healthy) {
             if (over || t < end + 1e-9) {
                 return seconds != null;
             }
@@ -262,7 +263,7 @@ public final class RecoveryAnalysis {
         }
 
         /** Seconds from the end until recovered, or empty when it was not. */
-        Optional<Double> seconds() {
+        public Optional<Double> seconds() {
             return Optional.ofNullable(seconds);
         }
     }
