@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.core.cli.RunOptions;
 import dev.gauntlet.core.run.Disruption;
 import dev.gauntlet.core.run.DisruptionPlan;
 import dev.gauntlet.core.run.RunPlan;
@@ -67,6 +68,13 @@ class NetworkFaultsByUrlTest {
         return c;
     }
 
+    /** The run's options as {@code run --plan FILE --seed 1} gives them. */
+    static RunOptions options(Path plan) {
+        RunOptions options = new RunOptions();
+        new picocli.CommandLine(options).parseArgs("--plan", plan.toString(), "--seed", "1");
+        return options;
+    }
+
     /** The plan's disruptions as the run gets them, each made on the run's system. */
     static List<Disruption> disruptions(AdversityRun run) {
         return run.apply(RunPlan.closedLoop(1, Duration.ofSeconds(1)), true).disruptions().stream()
@@ -95,7 +103,7 @@ class NetworkFaultsByUrlTest {
     void aPartitionOfTheWorkloadsPathLeavesAdministrationAndProbesAlone(@TempDir Path tmp) throws Exception {
         ConnectionOptions connection = connection(server.url());
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        try (AdversityRun run = AdversityRun.prepare(plan(tmp, "{kind: blackhole, length: 1m}"), null, connection, 1);
+        try (AdversityRun run = AdversityRun.prepare(options(plan(tmp, "{kind: blackhole, length: 1m}")), connection);
              Database db = run.open(connection, "network_by_url", new PrintStream(console, true,
                      StandardCharsets.UTF_8))) {
             Disruption blackhole = disruptions(run).get(0);
@@ -132,8 +140,8 @@ class NetworkFaultsByUrlTest {
     @Test
     void aFaultOnOneHostTouchesOnlyThatServersProxy(@TempDir Path tmp) throws Exception {
         ConnectionOptions connection = connection(twice);
-        try (AdversityRun run = AdversityRun.prepare(plan(tmp, "{kind: blackhole, length: 1m, hosts: [n2]}"), null,
-                connection, 1);
+        try (AdversityRun run = AdversityRun.prepare(options(plan(tmp, "{kind: blackhole, length: 1m, hosts: [n2]}")),
+                connection);
              Database db = run.open(connection, "network_by_url", new PrintStream(new ByteArrayOutputStream(), true,
                      StandardCharsets.UTF_8))) {
             List<TargetHosts.HostPort> proxies = TargetHosts.ofUrl(db.sessions().url()).orElseThrow().hosts();
