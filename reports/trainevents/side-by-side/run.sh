@@ -1,5 +1,5 @@
 #!/bin/bash
-# Gauntlet and the demo (dbworkload 0.16), alternated, on the Debian PostgreSQL 15 at localhost:5432 (TLS).
+# Gauntlet and the demo (dbworkload 0.16), alternated, on the Debian PostgreSQL 15 at localhost:$PORT (TLS; PORT defaults to 5432).
 # usage: run.sh JAR OUTDIR "text:G D G D" "jsonb-manual:D G" ...   (G = Gauntlet, D = the demo)
 # Needs: /work/peers/dbworkload-venv (see ../peer/README.md), databases rail and demo owned by bench/bench.
 set -u
@@ -13,11 +13,11 @@ for spec in "$@"; do
   variant=${spec%%:*}
   for who in ${spec#*:}; do
     n=$((n+1)); tag=$(printf "%02d-%s-%s" $n $variant $who); start=$(date -u +%H:%M:%S)
-    psql -q -X "postgresql://bench@localhost:5432/rail" -c CHECKPOINT >/dev/null
+    psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c CHECKPOINT >/dev/null
     if [ "$who" = G ]; then
       /usr/bin/time -f "driver-process-cpu-seconds %U %S" java -jar "$JAR" run --variant $variant --pool direct \
         --clients 64 --min-batch 10 --max-batch 100 --delay 100ms --duration 60s --seed-events 20000 \
-        --url jdbc:postgresql://localhost:5432/rail --user bench --out "$OUT/$tag" > "$OUT/$tag.log" 2>&1
+        --url jdbc:postgresql://localhost:${PORT:-5432}/rail --user bench --out "$OUT/$tag" > "$OUT/$tag.log" 2>&1
       cps=$(grep -oP '^cyclesPerSecond: \K.*' "$OUT/$tag.log"); run=$(grep -oP '^cpu.driverMsPerCycle: \K.*' "$OUT/$tag.log")
       srv=$(grep -oP '^cpu.serverMsPerCycle: \K.*' "$OUT/$tag.log")
       cycles=$(python3 -c "import json;r=json.load(open('$OUT/$tag/result.json'));print(r['observations']['cycle']['count'])" 2>/dev/null || echo '?')
@@ -26,10 +26,10 @@ for spec in "$@"; do
       audit=$(grep -oP '^Audit checks: \K.*' "$OUT/$tag.log")
       echo "$tag $start gauntlet cycles/s $cps driver-ms/cycle-in-run $run whole-process $whole server-ms/cycle $srv checks $audit"
     else
-      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:5432/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
-      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:5432/demo" -f "$PEER/populate-postgres.sql" >/dev/null 2>&1
+      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
+      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/populate-postgres.sql" >/dev/null 2>&1
       (cd "$PEER" && /usr/bin/time -f "driver-process-cpu-seconds %U %S" dbworkload run -w $(demo_file $variant) -c 64 -d 60 \
-        --uri 'postgresql://bench:bench@localhost:5432/demo?sslmode=require' \
+        --uri "postgresql://bench:bench@localhost:${PORT:-5432}/demo?sslmode=require" \
         --args '{"min_batch_size":10,"max_batch_size":100,"delay":100}') > "$OUT/$tag.log" 2>&1
       ops=$(grep "__cycle__" "$OUT/$tag.log" | tail -1 | tr -d '│,' | awk '{print $4}')
       cpu=$(grep -oP 'driver-process-cpu-seconds \K.*' "$OUT/$tag.log" | awk '{print $1+$2}')
