@@ -95,7 +95,7 @@ class PlanDryRunTest {
                   - name: faults
                     length: 1m
                     disruptions:
-                      - {kind: latency, at: 5s, length: 5s}
+                      - {kind: latency, at: 5s, length: 5s, latency: 50ms, jitter: 10ms, share: 50%}
                       - {kind: blackhole, at: 20s, length: 5s, hosts: [n2]}
                       - {kind: reset, at: 40s, length: 5s, hosts: ['db1.invalid:5433']}
                 """);
@@ -103,7 +103,7 @@ class PlanDryRunTest {
         assertEquals(0, run.code(), run.err() + run.out());
         String out = run.out();
         assertTrue(out.contains("latency: latency in phase faults, 5s to 10s\n"
-                + "    LATENCY (+/- JITTER) added each way between the workload and HOSTS for SHARE of the connections\n"
+                + "    50ms (+/- 10ms) added each way between the workload and its servers for 50% of the connections\n"
                 + "    on:   every server: n1 = db1.invalid:5433, n2 = db2.invalid:5432\n"), out);
         assertTrue(out.contains("blackhole: blackhole in phase faults, 20s to 25s\n"), out);
         assertTrue(out.contains("    on:   n2 = db2.invalid:5432\n"), out);

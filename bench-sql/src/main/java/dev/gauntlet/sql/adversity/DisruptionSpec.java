@@ -52,6 +52,29 @@ public record DisruptionSpec(DisruptionKind kind, String label, Duration at, Dur
         return Arrays.stream(option(name).split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
     }
 
+    /**
+     * The kind's description with this disruption's values in place of its option names (LATENCY, SHARE, TABLE...:
+     * {@code 50ms}, {@code 50%}, {@code order_line}), and LENGTH its length; HOSTS reads "its servers" (a dry run lists
+     * them on a line of their own).
+     */
+    public String describe() {
+        String text = kind.description();
+        for (String name : kind.options().keySet()) {
+            String value = name.equals("hosts") ? "its servers"
+                    : name.equals("share") ? percent(shareOption(name)) : option(name);
+            if (!value.isBlank()) {
+                text = text.replaceAll("\\b" + java.util.regex.Pattern.quote(name.toUpperCase(Locale.ROOT)) + "\\b",
+                        java.util.regex.Matcher.quoteReplacement(value));
+            }
+        }
+        return length == null ? text : text.replaceAll("\\bLENGTH\\b", Durations.format(length));
+    }
+
+    private static String percent(double share) {
+        double p = share * 100;
+        return (p == Math.rint(p) ? String.valueOf((long) p) : String.format(Locale.ROOT, "%.1f", p)) + "%";
+    }
+
     public double numberOption(String name) {
         return Double.parseDouble(option(name).trim().toLowerCase(Locale.ROOT));
     }

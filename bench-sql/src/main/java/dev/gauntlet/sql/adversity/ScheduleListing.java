@@ -48,7 +48,7 @@ public final class ScheduleListing {
                     : " to " + time(d.at().plus(d.length())));
             out.printf(Locale.ROOT, "  %s: %s in phase %s, %s%n", d.name(), kind.label(), d.phase(), span);
             if (kind != DisruptionKind.COMMAND) {
-                out.println("    " + kind.description());
+                out.println("    " + d.spec().describe());
                 if (kind.need() == DisruptionKind.Need.TOXIPROXY) {
                     out.println("    on:   " + servers(d.spec().listOption("hosts"), hosts, plan.standby()));
                 }
