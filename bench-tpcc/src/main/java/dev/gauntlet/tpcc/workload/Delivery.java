@@ -49,9 +49,8 @@ public final class Delivery implements TransactionMode.Procedural {
             + "FROM carried LEFT JOIN (SELECT d, sum(ol_amount) AS amount FROM lines GROUP BY d) AS a USING (d) "
             + "WHERE c_w_id = ? AND c_d_id = carried.d AND c_id = carried.c RETURNING c_d_id) "
             + "SELECT (SELECT array_agg(d) FROM taken), (SELECT count(*) FROM credited), "
-            + "CASE WHEN (SELECT count(*) FROM carried) < (SELECT count(*) FROM taken) THEN ('" + NO_ORDER + "' || ("
-            + "SELECT string_agg(t.d || '/' || t.o, ',') FROM taken t "
-            + "WHERE t.d NOT IN (SELECT d FROM carried)))::int END";
+            + StatementFailure.raise("(SELECT count(*) FROM carried) < (SELECT count(*) FROM taken)", NO_ORDER,
+                    "(SELECT string_agg(t.d || '/' || t.o, ',') FROM taken t WHERE t.d NOT IN (SELECT d FROM carried))");
     private static final String UNDELIVERED = "SELECT 1 FROM new_order WHERE no_w_id = ? AND no_d_id = ANY (?) LIMIT 1";
 
     private final int warehouse;
@@ -109,14 +108,9 @@ public final class Delivery implements TransactionMode.Procedural {
                         done.addAll(Arrays.asList((Integer[]) taken.getArray()));
                     }
                 } catch (SQLException e) {
-                    String m = String.valueOf(e.getMessage());
-                    int at = m.indexOf(NO_ORDER);
-                    if (at < 0) {
-                        throw e;
-                    }
-                    int end = m.indexOf('"', at);
-                    throw new DamagedDataException("Delivery of warehouse " + warehouse + " found "
-                            + m.substring(at, end < 0 ? m.length() : end) + " (district/order)");
+                    String orders = StatementFailure.detail(e, NO_ORDER).orElseThrow(() -> e);
+                    throw new DamagedDataException("Delivery of warehouse " + warehouse + " found " + NO_ORDER
+                            + orders + " (district/order)");
                 }
                 wanted.removeAll(done);
                 delivered += done.size();

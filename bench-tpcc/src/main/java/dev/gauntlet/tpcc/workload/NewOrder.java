@@ -57,8 +57,6 @@ public final class NewOrder implements TransactionMode.Procedural {
     private static final String CALL = "SELECT tpcc_new_order(?, ?, ?, ?, ?, ?, ?)";
     /** The SQLSTATE {@code tpcc_new_order} raises when stock rows are missing (the message lists item@warehouse). */
     private static final String MISSING_STOCK = "GT001";
-    /** The SQLSTATE of the statement's own failure: its list of missing stock cast to an integer. */
-    private static final String MISSING_STOCK_CAST = "22P02";
     private static final String MISSING_STOCK_PREFIX = "missing stock: ";
     private static final Pattern MISSING_LINE = Pattern.compile("(\\d+)@(\\d+)");
 
@@ -83,9 +81,9 @@ public final class NewOrder implements TransactionMode.Procedural {
                     + "SELECT n.no_o_id, ?, ?, s.n, s.s_i_id, s.s_w_id, NULL, s.q, s.i_price * s.q, s.dist "
                     + "FROM s CROSS JOIN n) "
                     + "SELECT (SELECT no_o_id FROM n), (SELECT count(*) FROM c), "
-                    + "CASE WHEN (SELECT count(*) FROM s) < ? OR ? THEN ('" + MISSING_STOCK_PREFIX + "' || coalesce(("
+                    + StatementFailure.raise("(SELECT count(*) FROM s) < ? OR ?", MISSING_STOCK_PREFIX, "coalesce(("
                     + "SELECT string_agg(v.i || '@' || v.w, ',') FROM unnest(?::int[], ?::int[]) AS v(i, w) "
-                    + "WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.s_i_id = v.i AND s.s_w_id = v.w)), ''))::int END";
+                    + "WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.s_i_id = v.i AND s.s_w_id = v.w)), '')");
         }
     }
 
@@ -192,7 +190,7 @@ public final class NewOrder implements TransactionMode.Procedural {
                 // The taxes, discount and credit are read as clause 2.4.2.2 says; no terminal shows the total.
             }
         } catch (SQLException e) {
-            if (!MISSING_STOCK_CAST.equals(e.getSQLState()) || !message(e).contains(MISSING_STOCK_PREFIX)) {
+            if (StatementFailure.detail(e, MISSING_STOCK_PREFIX).isEmpty()) {
                 throw e;
             }
             failedForMissingStock(c, e);
@@ -263,20 +261,10 @@ public final class NewOrder implements TransactionMode.Procedural {
         throw damaged(c, missing);
     }
 
-    private static String message(SQLException e) {
-        return e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
-                ? p.getServerErrorMessage().getMessage() : String.valueOf(e.getMessage());
-    }
-
     /** The lines found without stock, from the failure's {@code missing stock: item@warehouse,...}. */
     private List<Line> missingLines(SQLException e) {
-        String text = message(e);
-        int at = text.indexOf(MISSING_STOCK_PREFIX);
         List<Line> missing = new ArrayList<>();
-        if (at < 0) {
-            return missing;
-        }
-        Matcher m = MISSING_LINE.matcher(text.substring(at + MISSING_STOCK_PREFIX.length()));
+        Matcher m = MISSING_LINE.matcher(StatementFailure.detail(e, MISSING_STOCK_PREFIX).orElse(""));
         while (m.find()) {
             int item = Integer.parseInt(m.group(1));
             int supply = Integer.parseInt(m.group(2));
