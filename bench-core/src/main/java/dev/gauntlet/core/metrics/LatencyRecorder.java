@@ -90,7 +90,9 @@ public final class LatencyRecorder {
      * callers copy what they keep.
      */
     public Histogram takeInterval() {
-        interval.reset();
+        if (interval.getTotalCount() != 0) {
+            interval.reset();
+        }
         for (IntervalStripe s : shared) {
             s.takeInterval(interval);
         }
@@ -98,6 +100,14 @@ public final class LatencyRecorder {
             s.takeInterval(interval);
         }
         return interval;
+    }
+
+    /**
+     * A copy of {@code h} to keep: an empty one is a histogram that grows as values come (a few hundred bytes), not
+     * another copy of the whole hour's range.
+     */
+    public static Histogram keep(Histogram h) {
+        return h.getTotalCount() == 0 ? new Histogram(SIGNIFICANT_DIGITS) : h.copy();
     }
 
     public long clamped() {

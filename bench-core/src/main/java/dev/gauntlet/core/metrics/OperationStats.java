@@ -133,8 +133,8 @@ public final class OperationStats {
         Histogram service = LatencyRecorder.newHistogram();
         service.add(both);
         service.add(serviceOnly.takeInterval());
-        return new Snapshot(latency, service, poolWait.takeInterval().copy(), failed.takeInterval().copy(),
-                unissued.takeInterval().copy());
+        return new Snapshot(latency, service, LatencyRecorder.keep(poolWait.takeInterval()),
+                LatencyRecorder.keep(failed.takeInterval()), LatencyRecorder.keep(unissued.takeInterval()));
     }
 
     public long retries() {

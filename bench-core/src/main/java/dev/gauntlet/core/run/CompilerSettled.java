@@ -15,8 +15,13 @@ import java.util.function.LongSupplier;
  */
 public final class CompilerSettled implements Condition {
 
-    /** How far back the compilers' time is compared. */
-    public static final Duration WINDOW = Duration.ofSeconds(3);
+    /**
+     * How far back the compilers' time is compared. Long, because C2 compiles come in bursts: at a few hundred
+     * operations a second each hot method reaches its threshold in its own time, and a 3 s window found quiet gaps
+     * between bursts (a train-events run ended its priming 17 s in, and its compiler thread then spent 41 ms a
+     * second for the next minute of the measured run).
+     */
+    public static final Duration WINDOW = Duration.ofSeconds(10);
     /** The share of {@link #WINDOW} below which the compilers count as settled. */
     public static final double QUIET_SHARE = 0.03;
 

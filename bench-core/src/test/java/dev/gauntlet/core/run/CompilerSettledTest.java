@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The priming's "code compiled" condition, asked every 50 ms as the runner does, against a compilers' clock the test
- * moves: it holds once the last 3 s held under 3% of compiling, never before its least time, never while the
+ * moves: it holds once the last 10 s held under 3% of compiling, never before its least time, never while the
  * compilers keep busy, and never in a JVM that keeps no compile time.
  */
 class CompilerSettledTest {
@@ -29,8 +29,10 @@ class CompilerSettledTest {
         AtomicLong compiling = new AtomicLong();
         CompilerSettled c = new CompilerSettled(Duration.ofSeconds(2), compiling::get);
         assertFalse(askUntil(c, compiling, 0, 5_000, 0.5), "busy compilers: not settled");
-        assertFalse(askUntil(c, compiling, 5_050, 7_000, 0.01), "quiet for less than the window: not yet");
-        assertTrue(askUntil(c, compiling, 7_050, 8_200, 0.01), "quiet (1%) for the whole window");
+        long window = CompilerSettled.WINDOW.toMillis();
+        assertFalse(askUntil(c, compiling, 5_050, 5_000 + window - 1_000, 0.01), "quiet for less than the window: not yet");
+        assertTrue(askUntil(c, compiling, 5_050 + window - 1_000, 5_000 + window + 1_200, 0.01),
+                "quiet (1%) for the whole window");
     }
 
     @Test
@@ -54,7 +56,7 @@ class CompilerSettledTest {
     void aNewRunForgetsTheLastOnesSamples() {
         AtomicLong compiling = new AtomicLong();
         CompilerSettled c = new CompilerSettled(Duration.ZERO, compiling::get);
-        assertTrue(askUntil(c, compiling, 0, 3_100, 0));
+        assertTrue(askUntil(c, compiling, 0, CompilerSettled.WINDOW.toMillis() + 100, 0));
         c.runStarts();
         assertFalse(c.holds(Duration.ofMillis(100)), "a window of its own first");
     }
