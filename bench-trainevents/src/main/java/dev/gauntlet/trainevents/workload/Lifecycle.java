@@ -26,6 +26,11 @@ public final class Lifecycle {
     static final String LOCK_HOLD = "lockHold";
 
     private final Variant variant;
+    /** The statements, made once: a string built per call is a new key for the driver's statement cache to hash. */
+    private final String addSql;
+    private final String processSql;
+    private static final String CLAIM_SQL = Variant.claimSql();
+    private static final String ARCHIVE_SQL = Variant.archiveSql();
     private final EventLedger ledger;
     private final SplittableRandom random;
     private final double failShare;
@@ -40,6 +45,8 @@ public final class Lifecycle {
 
     Lifecycle(Variant variant, EventLedger ledger, SplittableRandom random, double failShare, long lockHoldNanos) {
         this.variant = variant;
+        this.addSql = variant.addSql();
+        this.processSql = variant.processSql();
         this.ledger = ledger;
         this.random = random;
         this.failShare = failShare;
@@ -73,7 +80,7 @@ public final class Lifecycle {
             // answer lost) leaves these events maybe added, and the ledger must know their ids.
             attempt.afterCommit(() -> ledger.added(events.ids, n));
             attempt.ifCommitUnknown(() -> ledger.maybeAdded(events.ids, n));
-            try (PreparedStatement ps = c.prepareStatement(variant.addSql())) {
+            try (PreparedStatement ps = c.prepareStatement(addSql)) {
                 events.bind(ps, c);
                 int statuses = ps.executeUpdate();
                 if (statuses != n) {
@@ -116,7 +123,7 @@ public final class Lifecycle {
                 }
                 step.setLong(3, processedAt);
             } else {
-                step = c.prepareStatement(variant.processSql());
+                step = c.prepareStatement(processSql);
                 step.setInt(1, limit);
                 step.setDouble(2, failShare);
                 step.setLong(3, processedAt);
@@ -161,7 +168,7 @@ public final class Lifecycle {
             UUID[] ids = new UUID[limit];
             String[] next = new String[limit];
             int n = 0;
-            try (PreparedStatement claim = c.prepareStatement(Variant.claimSql())) {
+            try (PreparedStatement claim = c.prepareStatement(CLAIM_SQL)) {
                 claim.setInt(1, limit);
                 try (ResultSet rs = claim.executeQuery()) {
                     while (rs.next()) {
@@ -204,7 +211,7 @@ public final class Lifecycle {
             int limit = 2 * batch;
             UUID[] moved = new UUID[limit];
             int n = 0;
-            try (PreparedStatement ps = c.prepareStatement(Variant.archiveSql())) {
+            try (PreparedStatement ps = c.prepareStatement(ARCHIVE_SQL)) {
                 ps.setInt(1, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
