@@ -24,16 +24,21 @@ for spec in "$@"; do
       cpu=$(grep -oP 'driver-process-cpu-seconds \K.*' "$OUT/$tag.log" | awk '{print $1+$2}')
       whole=$(python3 -c "print(round($cpu*1000/$cycles,2))" 2>/dev/null || echo '?')
       audit=$(grep -oP '^Audit checks: \K.*' "$OUT/$tag.log")
-      echo "$tag $start gauntlet cycles/s $cps driver-ms/cycle-in-run $run whole-process $whole server-ms/cycle $srv checks $audit"
+      added=$(grep -oP '^eventsAddedPerSecond: \K[0-9]+' "$OUT/$tag.log"); archived=$(grep -oP '^eventsArchivedPerSecond: \K[0-9]+' "$OUT/$tag.log")
+      echo "$tag $start gauntlet cycles/s $cps driver-ms/cycle-in-run $run whole-process $whole server-ms/cycle $srv checks $audit events-added/s $added archived/s $archived"
     else
       psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
       psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/populate-postgres.sql" >/dev/null 2>&1
+      seeded=$(psql -X -At "postgresql://bench@localhost:${PORT:-5432}/demo" -c "SELECT count(*) FROM events_${variant//-/_}")
       (cd "$PEER" && /usr/bin/time -f "driver-process-cpu-seconds %U %S" dbworkload run -w $(demo_file $variant) -c 64 -d 60 \
         --uri "postgresql://bench:bench@localhost:${PORT:-5432}/demo?sslmode=require" \
         --args '{"min_batch_size":10,"max_batch_size":100,"delay":100}') > "$OUT/$tag.log" 2>&1
       ops=$(grep "__cycle__" "$OUT/$tag.log" | tail -1 | tr -d '│,' | awk '{print $4}')
+      # Events added and archived in the run, from the tables (the seeded ones counted before it).
+      t=events_${variant//-/_}; q() { psql -X -At "postgresql://bench@localhost:${PORT:-5432}/demo" -c "$1"; }
+      now=$(q "SELECT (SELECT count(*) FROM $t) + (SELECT count(*) FROM ${t}_archive)"); archived=$(q "SELECT count(*) FROM ${t}_archive")
       cpu=$(grep -oP 'driver-process-cpu-seconds \K.*' "$OUT/$tag.log" | awk '{print $1+$2}')
-      echo "$tag $start demo cycles/s $(python3 -c "print(round($ops/60,1))") whole-process-ms/cycle $(python3 -c "print(round($cpu*1000/$ops,2))")"
+      echo "$tag $start demo cycles/s $(python3 -c "print(round($ops/60,1))") whole-process-ms/cycle $(python3 -c "print(round($cpu*1000/$ops,2))") events-added/s $(( (now - seeded) / 60 )) archived/s $(( archived / 60 ))"
     fi
   done
 done
