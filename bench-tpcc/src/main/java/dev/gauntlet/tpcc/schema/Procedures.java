@@ -15,7 +15,7 @@ import java.sql.Statement;
 public final class Procedures {
 
     /** The version {@code procedures.sql} installs ({@code tpcc_procedures_version()}). */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     private Procedures() {
     }
