@@ -18,8 +18,8 @@ final class StockLevel implements TransactionMode.Procedural {
      * The district's next order id comes from scalar subqueries, not a join: joined, the range on {@code ol_o_id} is
      * between two column references, which the planner estimates at about a hundred times the 200 order lines it
      * holds, and once the statistics moved during a run (autovacuum analyzing stock and district, about 50 s into
-     * the default job on a kept data directory) the prepared statement's new plan hashed the whole stock table: a
-     * mean of 334 ms a call where it had been 1.6. Against parameters it is the planner's range default, close to
+     * the default job on a kept data directory) the prepared statement's calls took a mean of 334 ms where they had
+     * taken 1.6 (the slow plan itself was not captured). Against parameters it is the planner's range default, close to
      * the truth, and the plan stays an index range scan of the order lines and a probe of stock for each.
      */
     private static final String LOW_STOCK = "SELECT count(DISTINCT s_i_id) FROM order_line "
