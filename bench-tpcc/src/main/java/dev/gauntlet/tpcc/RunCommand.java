@@ -25,6 +25,7 @@ import dev.gauntlet.tpcc.checks.NothingLost;
 import dev.gauntlet.tpcc.figures.MixAudit;
 import dev.gauntlet.tpcc.figures.ServerNewOrders;
 import dev.gauntlet.tpcc.figures.TpccFigures;
+import dev.gauntlet.tpcc.schema.Growth;
 import dev.gauntlet.tpcc.schema.LoadRecord;
 import dev.gauntlet.tpcc.schema.Schema;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
@@ -43,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -131,7 +133,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Everything fixed before the first run, shared by every variant. */
     private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation,
-                         NURandConstants constants, CommittedOrders orders, WorkerShare.Range homes) {
+                         NURandConstants constants, CommittedOrders orders, WorkerShare.Range homes,
+                         AtomicReference<Growth> growth) {
     }
 
     @Override
@@ -154,6 +157,7 @@ public final class RunCommand implements Callable<Integer> {
                         InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
                                 options.seed());
                     }
+                    s.growth().set(growth(s));
                 })
                 .finish(this::finish)
                 .call();
@@ -240,7 +244,20 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--worker " + share + " gets none of the " + active + " active warehouses: "
                     + "split a run into at most as many workers as warehouses");
         }
-        return new Setup(db, dialect, w, active, iso, constants, new CommittedOrders(), homes);
+        return new Setup(db, dialect, w, active, iso, constants, new CommittedOrders(), homes, new AtomicReference<>());
+    }
+
+    /** The data's growth since its load, read before a run; said in one line when it has doubled. */
+    private static Growth growth(Setup s) {
+        try (Connection c = s.db().settings().connectForAdmin()) {
+            Growth g = Growth.of(c, s.warehouses());
+            if (g.doubled()) {
+                System.out.println(g.note());
+            }
+            return g;
+        } catch (SQLException e) {
+            throw new RunFailedException("cannot read the districts' next order ids: " + SqlStates.message(e), e);
+        }
     }
 
     /** With --wait: 10 terminals per active warehouse, keying and thinking, so they need few threads. */
@@ -290,6 +307,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         parameters.put("terminals", waits ? "keying and think times" : "no wait");
         parameters.put("isolation", s.isolation().label());
+        Growth g = s.growth().get();
+        if (g != null) {
+            // Orders earlier runs added to the loaded data: a run on grown data is not the same test as one on fresh.
+            parameters.put("ordersAddedSinceLoad", g.ordersAdded());
+        }
         parameters.put("dialect", s.dialect().product());
         NURandConstants c = s.constants();
         parameters.put("nuRandC", c.lastName() + "/" + c.customerId() + "/" + c.itemId());

@@ -242,6 +242,43 @@ class TpccCommandTest {
     }
 
     @Test
+    void aRunOnDataEarlierRunsHaveDoubledSaysSoAndRecordsHowMuch(TestDatabase server, @TempDir Path tmp)
+            throws Exception {
+        TestDatabase grown = server.freshDatabase("tpcc_growth");
+        assertEquals(0, tpcc(grown, "init", "--warehouses", "1", "--seed", "1").code);
+        List<String> args = new ArrayList<>(List.of("run", "--url", grown.jdbcUrl(), "--user", grown.user(),
+                "--duration", "1s", "--prime", "0s", "--clients", "2", "--no-check"));
+        if (grown.password() != null) {
+            args.add("--password=" + grown.password());
+        }
+        AdversityRunTest.Outcome fresh = PlanDryRunTest.tpcc(concat(args, "--out", tmp.resolve("fresh").toString()));
+        assertEquals(0, fresh.code(), fresh.err());
+        assertFalse(fresh.out().contains("Note: earlier runs added"), fresh.out());
+        assertEquals(0, ((Number) ResultFile.read(tmp.resolve("fresh").resolve(ResultFile.NAME)).parameters()
+                .get("ordersAddedSinceLoad")).longValue(), "nothing added before the first run");
+
+        // What some runs leave: each district 3,000 orders further on (the orders themselves are not needed to count
+        // them; the count is the districts' next order ids, which is why this run skips the checks).
+        try (Connection c = grown.connect(); Statement s = c.createStatement()) {
+            s.execute("UPDATE district SET d_next_o_id = d_next_o_id + 3000");
+        }
+        Path out = tmp.resolve("grown");
+        AdversityRunTest.Outcome run = PlanDryRunTest.tpcc(concat(args, "--out", out.toString()));
+        assertEquals(0, run.code(), run.err());
+        long added = ((Number) ResultFile.read(out.resolve(ResultFile.NAME)).parameters().get("ordersAddedSinceLoad"))
+                .longValue();
+        assertTrue(added >= 30_000, "30,000 by the districts and the first run's New-Orders: " + added);
+        assertTrue(run.out().contains("Note: earlier runs added " + String.format(java.util.Locale.ROOT, "%,d", added)
+                + " orders to the 30,000 loaded"), run.out());
+    }
+
+    private static String[] concat(List<String> args, String... more) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
     void initIsIdempotent() {
         Outcome again = tpcc(db, "init", "--warehouses", "2");
         assertEquals(0, again.code, again.err);
