@@ -10,9 +10,8 @@ import java.util.Locale;
 /**
  * How far the data has grown since it was loaded: the orders runs have added to warehouses 1..n (each district's next
  * order id past the load's {@value Scale#ORDERS_PER_DISTRICT}), beside the orders the load made. Every committed
- * New-Order adds an order, its lines and a new-order row, so data run on again and again is bigger data: the same
- * command on it gives lower figures (on this project's machine the default job fell from 75k tpmC on fresh data to
- * 28k after some five runs on the kept directory).
+ * New-Order adds an order, its lines and a new-order row, so data run on again and again is bigger data, and the
+ * same command on it is not the same test (more rows to scan, indexes that fit memory less well).
  */
 public record Growth(long ordersLoaded, long ordersAdded) {
 
