@@ -44,16 +44,21 @@ class TpccCommandTest {
     }
 
     static Outcome tpcc(TestDatabase target, String command, String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cli = GauntletCommandLine.create(new TpccCommand());
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(arguments(target, command, args));
+        return new Outcome(code, err.toString());
+    }
+
+    /** {@code command} against {@code target}: its URL, user and password, then {@code args}. */
+    static String[] arguments(TestDatabase target, String command, String... args) {
         List<String> all = new ArrayList<>(List.of(command, "--url", target.jdbcUrl(), "--user", target.user()));
         if (target.password() != null) {
             all.add("--password=" + target.password());
         }
         all.addAll(List.of(args));
-        StringWriter err = new StringWriter();
-        CommandLine cli = GauntletCommandLine.create(new TpccCommand());
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(all.toArray(String[]::new));
-        return new Outcome(code, err.toString());
+        return all.toArray(String[]::new);
     }
 
     @Test
@@ -246,12 +251,7 @@ class TpccCommandTest {
             throws Exception {
         TestDatabase grown = server.freshDatabase("tpcc_growth");
         assertEquals(0, tpcc(grown, "init", "--warehouses", "1", "--seed", "1").code);
-        List<String> args = new ArrayList<>(List.of("run", "--url", grown.jdbcUrl(), "--user", grown.user(),
-                "--duration", "1s", "--prime", "0s", "--clients", "2", "--no-check"));
-        if (grown.password() != null) {
-            args.add("--password=" + grown.password());
-        }
-        AdversityRunTest.Outcome fresh = PlanDryRunTest.tpcc(concat(args, "--out", tmp.resolve("fresh").toString()));
+        AdversityRunTest.Outcome fresh = secondRun(grown, tmp.resolve("fresh"));
         assertEquals(0, fresh.code(), fresh.err());
         assertFalse(fresh.out().contains("Note: earlier runs added"), fresh.out());
         assertEquals(0, ((Number) ResultFile.read(tmp.resolve("fresh").resolve(ResultFile.NAME)).parameters()
@@ -263,7 +263,7 @@ class TpccCommandTest {
             s.execute("UPDATE district SET d_next_o_id = d_next_o_id + 3000");
         }
         Path out = tmp.resolve("grown");
-        AdversityRunTest.Outcome run = PlanDryRunTest.tpcc(concat(args, "--out", out.toString()));
+        AdversityRunTest.Outcome run = secondRun(grown, out);
         assertEquals(0, run.code(), run.err());
         long added = ((Number) ResultFile.read(out.resolve(ResultFile.NAME)).parameters().get("ordersAddedSinceLoad"))
                 .longValue();
@@ -272,10 +272,10 @@ class TpccCommandTest {
                 + " orders to the 30,000 loaded"), run.out());
     }
 
-    private static String[] concat(List<String> args, String... more) {
-        List<String> all = new ArrayList<>(args);
-        all.addAll(List.of(more));
-        return all.toArray(String[]::new);
+    /** A second's run without checks into {@code out}, its console captured. */
+    private static AdversityRunTest.Outcome secondRun(TestDatabase target, Path out) {
+        return PlanDryRunTest.tpcc(arguments(target, "run", "--duration", "1s", "--prime", "0s", "--clients", "2",
+                "--no-check", "--out", out.toString()));
     }
 
     @Test
