@@ -128,6 +128,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--expensive-checks", description = "Also run the expensive consistency checks 3.3.2.6, .10 and .12.")
     boolean expensiveChecks;
 
+    /** The parameter holding the orders earlier runs added since the load ({@link Growth}). */
+    static final String ORDERS_ADDED = "ordersAddedSinceLoad";
+
     /** The dimension of an experiment over --mode. */
     static final String MODE = "mode";
 
@@ -307,16 +310,19 @@ public final class RunCommand implements Callable<Integer> {
         }
         parameters.put("terminals", waits ? "keying and think times" : "no wait");
         parameters.put("isolation", s.isolation().label());
-        Growth g = s.growth().get();
-        if (g != null) {
-            // Orders earlier runs added to the loaded data: a run on grown data is not the same test as one on fresh.
-            parameters.put("ordersAddedSinceLoad", g.ordersAdded());
-        }
         parameters.put("dialect", s.dialect().product());
         NURandConstants c = s.constants();
         parameters.put("nuRandC", c.lastName() + "/" + c.customerId() + "/" + c.itemId());
         // Drawn at each load, like a seed: a reloaded database is the same test.
-        parameters.put(dev.gauntlet.core.result.Conditions.DRAWN, "nuRandC");
+        String describesThisRun = "nuRandC";
+        Growth g = s.growth().get();
+        if (g != null) {
+            // Orders earlier runs added to the loaded data. It describes this run's data, not the test: runs one after
+            // another on kept data stay one series in a history, whose change points then show what the growth does.
+            parameters.put(ORDERS_ADDED, g.ordersAdded());
+            describesThisRun += ", " + ORDERS_ADDED;
+        }
+        parameters.put(dev.gauntlet.core.result.Conditions.DRAWN, describesThisRun);
         parameters.putAll(TpccFigures.definitions(waits));
         return parameters;
     }
