@@ -9,13 +9,10 @@ import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
-import dev.gauntlet.core.result.TimelineFile;
 import dev.gauntlet.sql.adversity.TargetHosts;
 import dev.gauntlet.sql.adversity.Toxiproxy;
 import dev.gauntlet.tpcc.checks.NothingLost;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -53,7 +50,7 @@ class RemoteNetworkFaultsTest {
                 .orElseThrow();
         // Warm-up 20 s: plan runs are not primed, and on this 2-core box the driver's compilers are busy for the first
         // half-minute; the first fault's recovery (p95 back under twice the baseline's) failed twice on JDK 25 with a
-        // 5 s warm-up and passed when re-run. A failure now prints what the rule saw (story).
+        // 5 s warm-up and passed when re-run. A failure prints what the rule saw (RecoveryStory).
         Path file = AdversityRunTest.plan(tmp, """
                 name: network-by-url
                 recovery: {operation: newOrder, hold: 5s}
@@ -100,12 +97,7 @@ class RemoteNetworkFaultsTest {
                 each.recoverySeconds(), each.notes()));
         assertEquals(List.of("latency", "partition-n2", "partition-n1", "reset"),
                 r.disruptions().stream().map(DisruptionRecord::name).toList());
-        List<Interval> intervals = new ArrayList<>();
-        if (Files.exists(out.resolve(TimelineFile.NAME))) {
-            TimelineFile.read(out.resolve(TimelineFile.NAME), intervals::add);
-        } else {
-            intervals.addAll(r.intervals());
-        }
+        List<Interval> intervals = RecoveryStory.intervals(out, r);
         // n2 cut off: the sessions are on n1, and go on as if nothing happened.
         List<Interval> cutN2 = during(intervals, d.get("partition-n2"));
         assertTrue(cutN2.size() >= 3, cutN2.toString());
@@ -115,7 +107,7 @@ class RemoteNetworkFaultsTest {
         }
         for (DisruptionRecord each : r.disruptions()) {
             assertEquals(DisruptionRecord.DONE, each.outcome(), each.toString());
-            assertEquals(DisruptionRecord.RECOVERED, each.recovery(), () -> each + "\n" + story(r, intervals, each));
+            assertEquals(DisruptionRecord.RECOVERED, each.recovery(), () -> each + "\n" + RecoveryStory.of(r, intervals, each));
             assertNotNull(each.recoverySeconds(), each.toString());
         }
         assertEquals("full partition (all data dropped) for 100% of connections to n2 = " + other + ":"
@@ -140,28 +132,6 @@ class RemoteNetworkFaultsTest {
         List<Check> failed = r.checks().stream().filter(c -> c.status() == Check.Status.FAIL).toList();
         assertTrue(failed.isEmpty(), failed.toString());
         assertTrue(r.checks().stream().filter(c -> c.name().startsWith("3.3.2.")).count() >= 11);
-    }
-
-    /**
-     * What the recovery rule saw, for a failure's message: the baseline's newOrder p95 and, for each interval from the
-     * disruption's start to 45 s after its end, newOrder's count and p95 (the rule asks for the rolling window's p95 at
-     * most twice the baseline's, held 5 s).
-     */
-    private static String story(RunResult r, List<Interval> intervals, DisruptionRecord d) {
-        StringBuilder b = new StringBuilder();
-        r.metrics().forEach((k, v) -> {
-            if (k.endsWith("baselineP95Ms") || k.endsWith("baselineOpsPerSecond")) {
-                b.append(k).append(' ').append(v).append('\n');
-            }
-        });
-        for (Interval i : intervals) {
-            if (i.t() > d.startSeconds() && i.t() <= d.endSeconds() + 45) {
-                var op = i.operations().get("newOrder");
-                b.append(String.format("t %.0f %s newOrder %s%n", i.t(), i.phase(),
-                        op == null ? "none" : op.count() + " p95 " + op.p95() + " ms"));
-            }
-        }
-        return b.toString();
     }
 
     /** The intervals wholly within the time {@code d} was on. */
