@@ -34,6 +34,11 @@ public final class JdbcTarget implements Target<Connection> {
     private final int isolation;
     /** Closed after the connections: the PgBouncer in front of the database, or null. */
     private final AutoCloseable owned;
+    /**
+     * Direct connections clients gave back whole, for the next run's clients ({@link #keepSessions()}); null: each is
+     * closed when given back.
+     */
+    private volatile java.util.concurrent.ConcurrentLinkedDeque<Connection> kept;
 
     private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned) {
         this.settings = settings;
@@ -122,10 +127,26 @@ public final class JdbcTarget implements Target<Connection> {
         return type.isInstance(owned) ? Optional.of(type.cast(owned)) : Optional.empty();
     }
 
+    /**
+     * From now on a direct connection given back whole is kept, and the next {@link #open()} takes it: what a run after
+     * an apart priming starts with, as a run primed inside itself goes on with the priming's connections (opened, and
+     * their statements prepared on the server). Closed by {@link #close()}. A pooled target keeps its pool anyway.
+     */
+    public void keepSessions() {
+        if (pool == null && kept == null) {
+            kept = new java.util.concurrent.ConcurrentLinkedDeque<>();
+        }
+    }
+
     @Override
     public Connection open() throws SQLException {
         if (pool != null) {
             return pool.getConnection();
+        }
+        var keeping = kept;
+        Connection reused = keeping == null ? null : keeping.pollFirst();
+        if (reused != null) {
+            return reused;
         }
         Connection c = settings.connect();
         try {
@@ -143,8 +164,11 @@ public final class JdbcTarget implements Target<Connection> {
     @Override
     public void release(Connection session, boolean broken) {
         try {
+            var keeping = kept;
             if (pool != null && broken) {
                 pool.evictConnection(session);
+            } else if (pool == null && !broken && keeping != null && !session.isClosed()) {
+                keeping.addLast(session);
             } else {
                 session.close();
             }
@@ -222,6 +246,17 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public void close() {
+        var keeping = kept;
+        kept = null;
+        if (keeping != null) {
+            for (Connection c; (c = keeping.pollFirst()) != null; ) {
+                try {
+                    c.close();
+                } catch (SQLException | RuntimeException ignored) {
+                    // closing anyway
+                }
+            }
+        }
         try {
             if (pool != null) {
                 pool.close();

@@ -15,6 +15,7 @@ import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.Rendezvous;
 import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.sql.cli.ConnectionOptions;
+import dev.gauntlet.sql.cli.PrimingApart;
 import dev.gauntlet.sql.cli.SqlBenchmark;
 import dev.gauntlet.sql.observe.PostgresGauges;
 import dev.gauntlet.sql.observe.WaitEvents;
@@ -98,6 +99,8 @@ public final class RunCommand implements Callable<Integer> {
         final Database db;
         final Rendezvous split;
         EventLedger ledger;
+        /** The seeded events' ledger, kept through a priming run apart (whose events go to a ledger of its own). */
+        EventLedger seeded;
         Variant variant;
 
         Setup(Database db, Rendezvous split) {
@@ -121,6 +124,22 @@ public final class RunCommand implements Callable<Integer> {
                 .experiments(experiments, dimensions, "Each run started from the variant's tables, freshly created "
                         + "and seeded with " + seedEvents + " PENDING events.")
                 .beforeEachRun((s, cell) -> fresh(s, variantOf(cell, chosen)))
+                .primeApart(new PrimingApart<>() {
+                    @Override
+                    public void before(Setup s) throws SQLException {
+                        try (Connection c = s.db.settings().connectForAdmin()) {
+                            EventTables.keep(c, s.variant);
+                        }
+                        s.seeded = s.ledger;
+                        s.ledger = new EventLedger();
+                    }
+
+                    @Override
+                    public void after(Setup s, Connection c) throws SQLException {
+                        EventTables.restore(c, s.variant, s.db.isCockroach());
+                        s.ledger = s.seeded;
+                    }
+                })
                 .workload((s, cell) -> new TrainEventsWorkload(s.variant, s.ledger, shape.shape()))
                 .parameters((s, cell) -> parameters(s))
                 .probes(this::probes)

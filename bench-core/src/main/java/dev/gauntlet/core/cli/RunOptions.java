@@ -41,7 +41,10 @@ public final class RunOptions {
                     "auto (default): until the JVM's compilers have settled (under 3%% of the last 10 s spent compiling, "
                             + "at least 2s), at most a quarter of --duration, at most 2m; a tenth of --duration, at most 5s, "
                             + "for --worker runs (their processes keep one timeline); none for --iterations and --plan "
-                            + "runs. 0s: none."})
+                            + "runs. 0s: none.",
+                    "A workload that makes its tables afresh for every run (bench-trainevents) primes apart: a run of "
+                            + "its own before the measured one, after which the tables are made afresh, so the priming "
+                            + "changes nothing the run measures; auto then lasts at most --duration (at most 2m)."})
     String prime;
 
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
@@ -278,6 +281,18 @@ public final class RunOptions {
             throw new BadInputException("--prime must not be negative (got " + prime + ")");
         }
         return d;
+    }
+
+    /**
+     * The priming's limit when it runs apart, before a run whose workload then makes its tables afresh (so the priming
+     * leaves the database as the measured run would have found it): with {@code --prime auto}, as long as --duration,
+     * at most 2 min, since growing the data no longer bounds it; otherwise as {@link #prime()}.
+     */
+    public Duration primeApart() {
+        if (autoPrime() && !prime().isZero()) {
+            return duration.compareTo(AUTO_PRIME_MOST) > 0 ? AUTO_PRIME_MOST : duration;
+        }
+        return prime();
     }
 
     /**

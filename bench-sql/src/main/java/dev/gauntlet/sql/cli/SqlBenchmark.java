@@ -29,11 +29,13 @@ import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.sql.PoolMode;
 import dev.gauntlet.sql.ServerSettings;
+import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.sql.observe.RoundTrips;
 import dev.gauntlet.sql.observe.ServerCpu;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -115,6 +117,8 @@ public final class SqlBenchmark<P> {
     private Function<PrintStream, RunListener> progress = ProgressPrinter::new;
     private BiFunction<P, List<RunGroup>, String> experimentSummary = (p, cells) -> "";
     private AdversityRun adversity;
+    /** How the workload's priming runs apart and its tables are put back after it; null: the priming is in the run. */
+    private PrimingApart<P> primeApart;
 
     private SqlBenchmark(CommandSpec command, String workloadName, ConnectionOptions connection, RunOptions options,
                          Preparation<P> preparation) {
@@ -180,6 +184,17 @@ public final class SqlBenchmark<P> {
      */
     public SqlBenchmark<P> beforeEachRun(BiConsumer<P, Cell> work) {
         beforeEachRun = work;
+        return this;
+    }
+
+    /**
+     * The workload's tables can be kept and put back ({@code how}), so its priming runs apart: a run of its own before
+     * each measured run, after which the tables are as the run would have found them, so the priming changes nothing
+     * the run measures and can last until the compilers settle. Not for a --worker process (its processes keep one
+     * timeline from --start-at) or a --plan run (no priming).
+     */
+    public SqlBenchmark<P> primeApart(PrimingApart<P> how) {
+        primeApart = how;
         return this;
     }
 
@@ -360,6 +375,22 @@ public final class SqlBenchmark<P> {
             }
         }
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
+            ApartPriming priming = new ApartPriming(runPlan, options.primeApart());
+            if (primeApart != null && share.whole() && adversity == null && priming.applies()) {
+                target.keepSessions();
+                try {
+                    primeApart.before(prepared);
+                } catch (SQLException e) {
+                    throw new RunFailedException("cannot keep the tables for after the priming: "
+                            + SqlStates.message(e), e);
+                }
+                List<Probe> primingProbes = new java.util.ArrayList<>(probes.apply(prepared));
+                primingProbes.add(new RoundTrips());
+                priming.run(workload.make(prepared, cell), target, primingProbes, c -> primeApart.after(prepared, c),
+                        out);
+                runPlan = priming.measured();
+                p.put("prime", priming.describe());
+            }
             return Benchmark.of(command, workloadName, out).keeping(options.results()).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)

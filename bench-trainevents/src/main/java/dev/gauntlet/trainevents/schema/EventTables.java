@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** Creates a variant's tables and seeds them with PENDING events, so processing has a backlog from the start. */
@@ -65,6 +67,31 @@ public final class EventTables {
                 s.execute("ANALYZE " + Variant.DOCUMENTS);
             }
         }
+    }
+
+    /** Keeps a copy of the variant's seeded events and status rows, for {@link #restore}. */
+    public static void keep(Connection c, Variant v) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : v.keepStatements()) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * Puts the tables back as {@link #keep} found them, in one round trip on {@code c} (a connection the workload has
+     * used, auto-commit off), analyzed as after seeding, and commits.
+     */
+    public static void restore(Connection c, Variant v, boolean cockroach) throws SQLException {
+        List<String> sql = new ArrayList<>(v.restoreStatements());
+        if (!cockroach) {
+            sql.add("ANALYZE " + Variant.EVENTS);
+            sql.add("ANALYZE " + Variant.STATUS);
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute(String.join(";\n", sql));
+        }
+        c.commit();
     }
 
     public static void drop(Connection c) throws SQLException {

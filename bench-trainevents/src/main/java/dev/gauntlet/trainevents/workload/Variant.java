@@ -113,7 +113,37 @@ public enum Variant {
     public static List<String> dropStatements() {
         return List.of("DROP TABLE IF EXISTS " + ARCHIVE, "DROP TABLE IF EXISTS " + STATUS,
                 "DROP TABLE IF EXISTS " + EVENTS, "DROP TABLE IF EXISTS " + SHARED_LEDGERS,
-                "DROP TABLE IF EXISTS " + DOCUMENTS);
+                "DROP TABLE IF EXISTS " + DOCUMENTS, "DROP TABLE IF EXISTS " + EVENTS_KEPT,
+                "DROP TABLE IF EXISTS " + STATUS_KEPT);
+    }
+
+    /** Copies of the seeded events and status rows, kept through a priming run apart ({@link #keepStatements}). */
+    static final String EVENTS_KEPT = "train_events_kept";
+    static final String STATUS_KEPT = "train_event_status_kept";
+
+    /** The events' columns an insert gives (the generated ones are the server's). */
+    private String insertedColumns() {
+        return "id, created_at, payload" + (generated ? "" : ", event_type, authority_id, train_id");
+    }
+
+    /** Keeps a copy of the events and status rows, for {@link #restoreStatements}. */
+    public List<String> keepStatements() {
+        return List.of("DROP TABLE IF EXISTS " + EVENTS_KEPT, "DROP TABLE IF EXISTS " + STATUS_KEPT,
+                "CREATE TABLE " + EVENTS_KEPT + " AS SELECT " + insertedColumns() + " FROM " + EVENTS,
+                "CREATE TABLE " + STATUS_KEPT + " AS SELECT event_id, status, updated_at, attempts FROM " + STATUS);
+    }
+
+    /**
+     * Puts the tables back as {@link #keepStatements} found them: the archive emptied, the events and status rows
+     * those kept (new row versions in new files, so no dead rows or grown indexes stay behind), the copies dropped.
+     */
+    public List<String> restoreStatements() {
+        return List.of("TRUNCATE " + ARCHIVE + ", " + STATUS + ", " + EVENTS,
+                "INSERT INTO " + EVENTS + " (" + insertedColumns() + ") SELECT " + insertedColumns() + " FROM "
+                        + EVENTS_KEPT,
+                "INSERT INTO " + STATUS + " (event_id, status, updated_at, attempts) SELECT event_id, status, "
+                        + "updated_at, attempts FROM " + STATUS_KEPT,
+                "DROP TABLE " + EVENTS_KEPT, "DROP TABLE " + STATUS_KEPT);
     }
 
     /**

@@ -1,0 +1,111 @@
+package dev.gauntlet.sql.cli;
+
+import dev.gauntlet.core.cli.DurationConverter;
+import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.run.PhasePlan;
+import dev.gauntlet.core.run.Probe;
+import dev.gauntlet.core.run.RunListener;
+import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.RunRecord;
+import dev.gauntlet.core.run.Runner;
+import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.sql.JdbcTarget;
+import dev.gauntlet.sql.SqlStates;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The priming of a workload whose tables are made afresh before every run, run apart: its clients run as they will
+ * in a run of their own, unmeasured, until the driver's compilers settle; then the tables are made afresh and the
+ * measured run starts with no priming of its own. A priming inside the run leaves what it wrote in the tables the
+ * run measures (bench-trainevents' jsonb events grew to 0.9 GB in the 53 s its compilers took to settle), so it was
+ * cut to a quarter of the run, and the compilers then worked through the measured minute; apart, it can last until
+ * they settle.
+ */
+final class ApartPriming {
+
+    private final RunPlan plan;
+    private final Duration limit;
+
+    /** For {@code plan}'s priming, lasting up to {@code limit} apart (its condition, e.g. the compilers settling, kept). */
+    ApartPriming(RunPlan plan, Duration limit) {
+        this.plan = plan;
+        this.limit = limit;
+    }
+
+    /** Whether the plan has a priming to run apart. */
+    boolean applies() {
+        return !plan.prime().isZero() && !limit.isZero();
+    }
+
+    /** The measured run's plan: the same without its priming. */
+    RunPlan measured() {
+        return plan.toBuilder().prime(Duration.ZERO).build();
+    }
+
+    /** How the result records it (the parameter {@code prime}), the same for every run primed alike. */
+    String describe() {
+        return "apart, " + (plan.primeUntil() == null ? DurationConverter.format(limit)
+                : "until " + plan.primeUntil() + ", at most " + DurationConverter.format(limit))
+                + "; the tables restored after it";
+    }
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    interface SqlConsumer {
+        void accept(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs the priming with {@code workload}'s clients against {@code target}, then {@code restore} on one of its
+     * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled);
+     * says both on {@code out}. {@code probes}, of the kinds the measured run has (closed at the priming's end), make
+     * their own connections during the priming: when the measured run's probes first did so after it, their TLS
+     * handshakes threw the workload's compiled socket and TLS code back to the interpreter, to be compiled again in
+     * the measured minute.
+     */
+    void run(Workload<Connection> workload, JdbcTarget target, List<? extends Probe> probes, SqlConsumer restore,
+             PrintStream out) {
+        RunPlan.Builder b = plan.toBuilder().prime(Duration.ZERO).warmup(Duration.ZERO);
+        PhasePlan phase = PhasePlan.measured(Phase.PRIME, limit);
+        RunPlan priming = b.phase(plan.primeUntil() == null ? phase : phase.until(plan.primeUntil())).build();
+        out.printf(Locale.ROOT, "Priming apart (not measured): %d clients %s...%n", plan.clients(),
+                plan.primeUntil() == null ? "for " + DurationConverter.format(limit)
+                        : "until " + plan.primeUntil() + ", at most " + DurationConverter.format(limit));
+        RunRecord record;
+        try {
+            record = new Runner<>(priming, workload, target, RunListener.NONE, null, probes).run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted while priming", e);
+        }
+        if (record.failed()) {
+            throw new RunFailedException("the priming stopped on an error it cannot continue past: "
+                    + record.fatalError());
+        }
+        long operations = record.operations().stream().mapToLong(o -> o.count()).sum();
+        boolean early = plan.primeUntil() != null && record.measuredSeconds() < limit.toNanos() / 1e9 - 0.5;
+        out.printf(Locale.ROOT, "Primed for %s (%,d operations); the tables are restored for the run.%n",
+                early ? String.format(Locale.ROOT, "%.1f s, until %s", record.measuredSeconds(), plan.primeUntil())
+                        : "the limit, " + DurationConverter.format(limit)
+                        + (plan.primeUntil() == null ? "" : ", before " + plan.primeUntil()), operations);
+        Connection c = null;
+        boolean broken = false;
+        try {
+            c = target.open();
+            restore.accept(c);
+        } catch (SQLException e) {
+            broken = true;
+            throw new RunFailedException("cannot restore the tables after the priming: " + SqlStates.message(e), e);
+        } finally {
+            if (c != null) {
+                target.release(c, broken);
+            }
+        }
+    }
+}
