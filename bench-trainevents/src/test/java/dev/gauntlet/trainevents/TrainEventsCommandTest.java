@@ -60,6 +60,31 @@ class TrainEventsCommandTest {
                 > r.observations().get(Lifecycle.CYCLE).latencyMs().mean(), "the delay is in __cycle__ only");
     }
 
+    /**
+     * The priming runs apart, before the measured run, and the tables are put back after it: every check passes,
+     * "no event the driver did not add" among them, which fails when the priming's events stay in the tables
+     * (watched failing with the restore left out).
+     */
+    @Test
+    void aPrimingRunsApartAndLeavesTheTablesAsTheMeasuredRunFindsThem(TestDatabase server, @TempDir Path out)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("te_prime_apart");
+        CommandRun run = cli(db, "run", "--clients", "4", "--duration", "2s", "--seed-events", "200", "--prime", "2s",
+                "--variant", "jsonb", "--delay", "10ms", "--out", out.toString());
+        assertEquals(0, run.code(), run.out() + run.err());
+        assertTrue(run.out().contains("Priming apart (not measured): 4 clients for 2s..."), run.out());
+        assertTrue(run.out().contains("Primed for the limit, 2s ("), run.out());
+        RunResult r = ResultFile.read(out.resolve(ResultFile.NAME));
+        assertEquals("apart, 2s; the tables restored after it", r.parameters().get("prime"));
+        for (Check c : r.checks()) {
+            assertEquals(Check.Status.PASS, c.status(), c.name() + ": " + c.detail());
+        }
+        assertTrue(r.checks().stream().anyMatch(c -> c.name().equals("no event the driver did not add")),
+                r.checks().toString());
+        assertTrue(r.phases().stream().noneMatch(p -> p.name().equals("prime")), "the priming is not in the run");
+        assertTrue(run.out().contains("(200 seeded before the run"), run.out());
+    }
+
     @Test
     void aPooledRunWorksWithServerSidePreparedStatementsOff(TestDatabase server, @TempDir Path out) throws Exception {
         RunResult r = passingRun(server.freshDatabase("te_pooled"), out, "--variant", "jsonb-manual", "--pool",
