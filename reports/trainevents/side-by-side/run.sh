@@ -16,7 +16,7 @@ for spec in "$@"; do
     # Neither tool's leftovers stay for the next run: a finished jsonb run leaves tables full of dead row versions,
     # and autovacuum works through them on the same 2 cores during whatever runs next (seen in the fifth round, 2026-11-28 00:48-00:50:
     # VACUUM of Gauntlet's train_events through a demo run, and of the demo's events_jsonb through a Gauntlet run).
-    psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c "DROP TABLE IF EXISTS train_events_archive, train_event_status, train_events, te_ledgers, train_event_documents" >/dev/null
+    psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c "DROP TABLE IF EXISTS train_events_archive, train_event_status, train_events, te_ledgers, train_event_documents, train_events_kept, train_event_status_kept" >/dev/null
     psql -q -X "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
     psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c CHECKPOINT >/dev/null
     if [ "$who" = G ]; then

@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The priming of a workload whose tables are made afresh before every run, run apart: its clients run as they will
- * in a run of their own, unmeasured, until the driver's compilers settle; then the tables are made afresh and the
- * measured run starts with no priming of its own. A priming inside the run leaves what it wrote in the tables the
+ * The priming of a workload whose tables can be kept and put back ({@link PrimingApart}), run apart: its clients run
+ * as they will in a run of their own, unmeasured, until the driver's compilers settle; then the tables are put back
+ * as the priming found them and the measured run starts with no priming of its own. A priming inside the run leaves what it wrote in the tables the
  * run measures (bench-trainevents' jsonb events grew to 0.9 GB in the 53 s its compilers took to settle), so it was
  * cut to a quarter of the run, and the compilers then worked through the measured minute; apart, it can last until
  * they settle.
@@ -50,9 +50,13 @@ final class ApartPriming {
 
     /** How the result records it (the parameter {@code prime}), the same for every run primed alike. */
     String describe() {
-        return "apart, " + (plan.primeUntil() == null ? DurationConverter.format(limit)
-                : "until " + plan.primeUntil() + ", at most " + DurationConverter.format(limit))
-                + "; the tables restored after it";
+        return "apart, " + span() + "; the tables restored after it";
+    }
+
+    /** "2s", or "until the compilers settle, at most 1m". */
+    private String span() {
+        return plan.primeUntil() == null ? DurationConverter.format(limit)
+                : "until " + plan.primeUntil() + ", at most " + DurationConverter.format(limit);
     }
 
     /** Work on a connection. */
@@ -75,8 +79,7 @@ final class ApartPriming {
         PhasePlan phase = PhasePlan.measured(Phase.PRIME, limit);
         RunPlan priming = b.phase(plan.primeUntil() == null ? phase : phase.until(plan.primeUntil())).build();
         out.printf(Locale.ROOT, "Priming apart (not measured): %d clients %s...%n", plan.clients(),
-                plan.primeUntil() == null ? "for " + DurationConverter.format(limit)
-                        : "until " + plan.primeUntil() + ", at most " + DurationConverter.format(limit));
+                (plan.primeUntil() == null ? "for " : "") + span());
         RunRecord record;
         try {
             record = new Runner<>(priming, workload, target, RunListener.NONE, null, probes).run();
