@@ -167,7 +167,7 @@ public final class JdbcTarget implements Target<Connection> {
             var keeping = kept;
             if (pool != null && broken) {
                 pool.evictConnection(session);
-            } else if (pool == null && !broken && keeping != null && !session.isClosed()) {
+            } else if (keeping != null && !broken && !session.isClosed()) { // kept only when direct
                 keeping.addLast(session);
             } else {
                 session.close();

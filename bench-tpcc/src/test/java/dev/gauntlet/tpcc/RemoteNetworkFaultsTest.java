@@ -107,7 +107,8 @@ class RemoteNetworkFaultsTest {
         }
         for (DisruptionRecord each : r.disruptions()) {
             assertEquals(DisruptionRecord.DONE, each.outcome(), each.toString());
-            assertEquals(DisruptionRecord.RECOVERED, each.recovery(), () -> each + "\n" + RecoveryStory.of(r, intervals, each));
+            assertEquals(DisruptionRecord.RECOVERED, each.recovery(),
+                    () -> each + "\n" + RecoveryStory.of(r, intervals, each));
             assertNotNull(each.recoverySeconds(), each.toString());
         }
         assertEquals("full partition (all data dropped) for 100% of connections to n2 = " + other + ":"

@@ -42,9 +42,10 @@ public final class RunOptions {
                             + "at least 2s), at most a quarter of --duration, at most 2m; a tenth of --duration, at most 5s, "
                             + "for --worker runs (their processes keep one timeline); none for --iterations and --plan "
                             + "runs. 0s: none.",
-                    "A workload that makes its tables afresh for every run (bench-trainevents) primes apart: a run of "
-                            + "its own before the measured one, after which the tables are made afresh, so the priming "
-                            + "changes nothing the run measures; auto then lasts at most --duration (at most 2m)."})
+                    "A workload that can put its tables back (bench-trainevents) primes apart: a run of its own "
+                            + "before the measured one, after which the tables are restored as the priming found them, "
+                            + "so the priming changes nothing the run measures; auto then lasts at most --duration "
+                            + "(at most 2m)."})
     String prime;
 
     @Option(names = "--ramp", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
@@ -284,7 +285,7 @@ public final class RunOptions {
     }
 
     /**
-     * The priming's limit when it runs apart, before a run whose workload then makes its tables afresh (so the priming
+     * The priming's limit when it runs apart, before a run whose workload then restores its tables (so the priming
      * leaves the database as the measured run would have found it): with {@code --prime auto}, as long as --duration,
      * at most 2 min, since growing the data no longer bounds it; otherwise as {@link #prime()}.
      */

@@ -21,11 +21,11 @@ import java.util.Locale;
 
 /**
  * The priming of a workload whose tables can be kept and put back ({@link PrimingApart}), run apart: its clients run
- * as they will in a run of their own, unmeasured, until the driver's compilers settle; then the tables are put back
- * as the priming found them and the measured run starts with no priming of its own. A priming inside the run leaves what it wrote in the tables the
- * run measures (bench-trainevents' jsonb events grew to 0.9 GB in the 53 s its compilers took to settle), so it was
- * cut to a quarter of the run, and the compilers then worked through the measured minute; apart, it can last until
- * they settle.
+ * as they will in a run of their own, unmeasured, until the driver's compilers settle; then the tables are put back as
+ * the priming found them and the measured run starts with no priming of its own. A priming inside the run leaves what
+ * it wrote in the tables the run measures (bench-trainevents' jsonb events grew to 0.9 GB in the 53 s its compilers
+ * took to settle), so it was cut to a quarter of the run, and the compilers then worked through the measured minute;
+ * apart, it can last until they settle.
  */
 final class ApartPriming {
 
@@ -40,7 +40,7 @@ final class ApartPriming {
 
     /** Whether the plan has a priming to run apart. */
     boolean applies() {
-        return !plan.prime().isZero() && !limit.isZero();
+        return !plan.prime().isZero();
     }
 
     /** The measured run's plan: the same without its priming. */
