@@ -138,6 +138,12 @@ public final class JdbcTarget implements Target<Connection> {
         }
     }
 
+    /** The sessions kept now ({@link #keepSessions()}), in the order the next run's clients take them. */
+    public java.util.List<Connection> keptSessions() {
+        var keeping = kept;
+        return keeping == null ? java.util.List.of() : java.util.List.copyOf(keeping);
+    }
+
     @Override
     public Connection open() throws SQLException {
         if (pool != null) {

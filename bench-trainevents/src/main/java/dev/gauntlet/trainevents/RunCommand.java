@@ -26,6 +26,7 @@ import dev.gauntlet.trainevents.figures.LifecycleFigures;
 import dev.gauntlet.trainevents.figures.MatrixReport;
 import dev.gauntlet.trainevents.schema.EventTables;
 import dev.gauntlet.trainevents.workload.EventLedger;
+import dev.gauntlet.trainevents.workload.Lifecycle;
 import dev.gauntlet.trainevents.workload.TrainEventsWorkload;
 import dev.gauntlet.trainevents.workload.Variant;
 import java.sql.Connection;
@@ -128,7 +129,7 @@ public final class RunCommand implements Callable<Integer> {
                     @Override
                     public void before(Setup s) throws SQLException {
                         try (Connection c = s.db.settings().connectForAdmin()) {
-                            EventTables.keep(c, s.variant);
+                            EventTables.keep(c, s.variant, s.db.isCockroach());
                         }
                         s.seeded = s.ledger;
                         s.ledger = new EventLedger();
@@ -138,6 +139,11 @@ public final class RunCommand implements Callable<Integer> {
                     public void after(Setup s, Connection c) throws SQLException {
                         EventTables.restore(c, s.variant, s.db.isCockroach());
                         s.ledger = s.seeded;
+                    }
+
+                    @Override
+                    public void settle(Setup s, Connection session) throws SQLException {
+                        Lifecycle.endCycle(session, s.variant);
                     }
                 })
                 .workload((s, cell) -> new TrainEventsWorkload(s.variant, s.ledger, shape.shape()))

@@ -30,7 +30,10 @@ public interface GaugeProbe extends Probe {
     /** How the values of driver processes of one run merge, for one of this probe's gauges. */
     GaugeInfo.Merge merge(String gauge);
 
-    /** Releases what sampling holds (a connection); called once when the run ends. */
-    default void close() {
+    /**
+     * A run starts reading it: figures counted from a run's start start again (the same probe may serve a priming and
+     * then the measured run).
+     */
+    default void runStarts() {
     }
 }

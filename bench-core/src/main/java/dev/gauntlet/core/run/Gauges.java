@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 /**
  * A run's gauges: the levels and rates its {@link GaugeProbe}s read and the values operations set
@@ -75,6 +74,8 @@ final class Gauges {
      * until {@code stopping} says so.
      */
     void start(IntervalClock clock, BooleanSupplier stopping) {
+        levelProbes.forEach(GaugeProbe::runStarts);
+        rateProbes.forEach(GaugeProbe::runStarts);
         rateProbes.forEach(p -> sample(p, new HashSet<>())); // counting starts with the run
         if (levelProbes.isEmpty()) {
             return;
@@ -106,19 +107,12 @@ final class Gauges {
         rateProbes.forEach(p -> sample(p, rateNames.computeIfAbsent(p, k -> new HashSet<>())));
     }
 
-    /** Stops the level sampler and closes every probe (best effort: the run's figures are already taken). */
+    /** Stops the level sampler. */
     void stop() throws InterruptedException {
         if (sampler != null) {
             sampler.interrupt();
             sampler.join(TimeUnit.SECONDS.toMillis(10));
         }
-        Stream.concat(levelProbes.stream(), rateProbes.stream()).forEach(p -> {
-            try {
-                p.close();
-            } catch (RuntimeException e) {
-                // closing is best effort
-            }
-        });
     }
 
     /** Reads one probe into the gauges; a failed read removes its gauges (a gap, not a stale value). */

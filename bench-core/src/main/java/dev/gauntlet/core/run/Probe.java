@@ -9,4 +9,11 @@ public interface Probe {
 
     /** The name it has in results (a phase probe's figure) or in notes (a gauge probe whose reads fail). */
     String name();
+
+    /**
+     * Releases what reading holds (a connection, a sampling thread); called once, by the runner when its run ends,
+     * or by whoever made the probe when it outlives the run ({@link Runner#leavingProbesOpen}).
+     */
+    default void close() {
+    }
 }

@@ -29,6 +29,9 @@ public final class Runner<S> {
     private final Target<S> target;
     private final RunListener listener;
     private final PhaseProbes probes;
+    private final List<? extends Probe> given;
+    /** Whether the probes outlive the run, closed by whoever made them ({@link #leavingProbesOpen}). */
+    private boolean leaveProbesOpen;
     private final Gauges gauges;
     private final RunStats stats;
     private final IntervalLog intervalLog;
@@ -55,6 +58,7 @@ public final class Runner<S> {
     public Runner(RunPlan plan, Workload<S> workload, Target<S> target, RunListener listener,
                   IntervalLog intervalLog, List<? extends Probe> probes) {
         this.probes = PhaseProbes.of(probes);
+        this.given = List.copyOf(probes);
         this.gauges = Gauges.of(probes);
         this.stats = new RunStats(workload.operationNames(), Math.min(plan.workers(), plan.clients()), gauges);
         this.plan = plan;
@@ -65,6 +69,16 @@ public final class Runner<S> {
         this.stop = new RunStop(plan.clients());
         this.perTransaction = target.sessionPerTransaction();
         this.mustShareWorkers = plan.clients() > plan.workers();
+    }
+
+    /**
+     * Leaves the probes open when the run ends, for a run that follows with the same ones (the priming apart of
+     * bench-sql, whose measured run must not open new connections: a new connection's TLS handshake runs through the
+     * workload's compiled socket code, which is then compiled again in the measured minute).
+     */
+    public Runner<S> leavingProbesOpen() {
+        leaveProbesOpen = true;
+        return this;
     }
 
     /** Asks the run to end early (Ctrl-C); operations in flight finish and are recorded. Idempotent. */
@@ -107,6 +121,9 @@ public final class Runner<S> {
         }
         List<DisruptionRecord> disrupted = disruptions.finish();
         gauges.stop();
+        if (!leaveProbesOpen) {
+            given.forEach(Runner::closeQuietly);
+        }
         accounts.close(endAt);
         Instant endedAt = Instant.now();
         String stopReason = stop.reason(plan.duration() != null ? "duration" : "iterations");
@@ -114,6 +131,15 @@ public final class Runner<S> {
         return new RunRecord(startedAt, endedAt, measured, accounts.totals(), accounts.intervals.intervals(),
                 accounts.phases, stats.errors(), stopReason, stop.fatalError(), unfinished, accounts.observations(),
                 accounts.gaugeTotals, roster.results(measured), disrupted);
+    }
+
+    /** Closing is best effort: the run's figures are already taken. */
+    private static void closeQuietly(Probe p) {
+        try {
+            p.close();
+        } catch (RuntimeException e) {
+            // a probe that cannot let go of what it holds does not fail the run
+        }
     }
 
     /** A client whose role starts: into the workers' queue, or finished when the run is stopping. */

@@ -67,14 +67,15 @@ final class ApartPriming {
 
     /**
      * Runs the priming with {@code workload}'s clients against {@code target}, then {@code restore} on one of its
-     * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled);
-     * says both on {@code out}. {@code probes}, of the kinds the measured run has (closed at the priming's end), make
-     * their own connections during the priming: when the measured run's probes first did so after it, their TLS
+     * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled),
+     * then {@code settle} on each connection the measured run will take ({@link PrimingApart#settle});
+     * says both on {@code out}. {@code probes} are the measured run's own, left open for it: they make their
+     * connections during the priming. When the measured run's probes were new and made theirs after it, their TLS
      * handshakes threw the workload's compiled socket and TLS code back to the interpreter, to be compiled again in
      * the measured minute.
      */
     void run(Workload<Connection> workload, JdbcTarget target, List<? extends Probe> probes, SqlConsumer restore,
-             PrintStream out) {
+             SqlConsumer settle, PrintStream out) {
         RunPlan.Builder b = plan.toBuilder().prime(Duration.ZERO).warmup(Duration.ZERO);
         PhasePlan phase = PhasePlan.measured(Phase.PRIME, limit);
         RunPlan priming = b.phase(plan.primeUntil() == null ? phase : phase.until(plan.primeUntil())).build();
@@ -82,7 +83,7 @@ final class ApartPriming {
                 (plan.primeUntil() == null ? "for " : "") + span());
         RunRecord record;
         try {
-            record = new Runner<>(priming, workload, target, RunListener.NONE, null, probes).run();
+            record = new Runner<>(priming, workload, target, RunListener.NONE, null, probes).leavingProbesOpen().run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunFailedException("interrupted while priming", e);
@@ -108,6 +109,14 @@ final class ApartPriming {
         } finally {
             if (c != null) {
                 target.release(c, broken);
+            }
+        }
+        for (Connection session : target.keptSessions()) {
+            try {
+                settle.accept(session);
+            } catch (SQLException e) {
+                throw new RunFailedException("cannot ready a session for the run after the priming: "
+                        + SqlStates.message(e), e);
             }
         }
     }

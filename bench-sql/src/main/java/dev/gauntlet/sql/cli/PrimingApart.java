@@ -20,4 +20,13 @@ public interface PrimingApart<P> {
      * made: put back what {@link #before} kept.
      */
     void after(P prepared, Connection c) throws SQLException;
+
+    /**
+     * After {@link #after}, on each session the measured run will take: leave it as the workload's clients leave it
+     * between two passes of their script. A priming ends its clients wherever they are, and what a session keeps from
+     * the client before (bench-trainevents: the order of its statement cache) then differs from anything the
+     * workload's compiled code saw. Does nothing by default.
+     */
+    default void settle(P prepared, Connection session) throws SQLException {
+    }
 }

@@ -374,6 +374,8 @@ public final class SqlBenchmark<P> {
                 p.put(PairComparison.VARIABLES, p.get(PairComparison.VARIABLES) + ", poolSize");
             }
         }
+        List<Probe> runProbes = new java.util.ArrayList<>(probes.apply(prepared));
+        runProbes.addAll(serverProbes());
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
             ApartPriming priming = new ApartPriming(runPlan, options.primeApart());
             if (primeApart != null && share.whole() && adversity == null && priming.applies()) {
@@ -384,17 +386,20 @@ public final class SqlBenchmark<P> {
                     throw new RunFailedException("cannot keep the tables for after the priming: "
                             + SqlStates.message(e), e);
                 }
-                List<Probe> primingProbes = new java.util.ArrayList<>(probes.apply(prepared));
-                primingProbes.add(new RoundTrips());
-                priming.run(workload.make(prepared, cell), target, primingProbes, c -> primeApart.after(prepared, c),
-                        out);
+                try {
+                    priming.run(workload.make(prepared, cell), target, runProbes, c -> primeApart.after(prepared, c),
+                            c -> primeApart.settle(prepared, c), out);
+                } catch (RuntimeException e) {
+                    runProbes.forEach(Probe::close);
+                    throw e;
+                }
                 runPlan = priming.measured();
                 p.put("prime", priming.describe());
             }
             return Benchmark.of(command, workloadName, out).keeping(options.results()).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
-                    .probes(probes.apply(prepared)).probes(serverProbes())
+                    .probes(runProbes)
                     .probes(adversity == null ? List.of() : adversity.probes(db))
                     .finish((r, timeline) -> adversity == null ? finish.apply(prepared, r)
                             : adversity.judge(finish.apply(prepared, r), timeline))

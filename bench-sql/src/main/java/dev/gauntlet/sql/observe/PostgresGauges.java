@@ -27,16 +27,15 @@ public final class PostgresGauges implements GaugeProbe {
             + "coalesce(sum(autovacuum_count), 0), coalesce(sum(vacuum_count), 0) "
             + "FROM pg_stat_user_tables WHERE relname LIKE ANY (?)";
 
-    private final ConnectionSettings settings;
     private final List<String> tablePatterns;
-    private Connection connection;
+    private final HeldConnection connection;
     private Long walAtStart;
 
     /**
      * @param tablePatterns the tables to watch, as SQL LIKE patterns ({@code log_p%}, {@code consumer_offsets})
      */
     public PostgresGauges(ConnectionSettings settings, List<String> tablePatterns) {
-        this.settings = settings;
+        this.connection = new HeldConnection(settings);
         this.tablePatterns = List.copyOf(tablePatterns);
     }
 
@@ -58,12 +57,8 @@ public final class PostgresGauges implements GaugeProbe {
 
     @Override
     public Map<String, Long> sample() throws SQLException {
-        if (connection == null || connection.isClosed()) {
-            connection = settings.connect();
-            connection.setAutoCommit(true);
-        }
         try {
-            return read(connection);
+            return read(connection.get());
         } catch (SQLException e) {
             close(); // reconnect next time: the server may have restarted
             throw e;
@@ -93,15 +88,14 @@ public final class PostgresGauges implements GaugeProbe {
         return figures;
     }
 
+    /** The WAL is counted from each run's start. */
+    @Override
+    public void runStarts() {
+        walAtStart = null;
+    }
+
     @Override
     public void close() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                // a broken connection is closed enough
-            }
-            connection = null;
-        }
+        connection.close();
     }
 }

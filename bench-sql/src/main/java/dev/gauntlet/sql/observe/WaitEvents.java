@@ -78,15 +78,11 @@ public final class WaitEvents implements GaugeProbe, AutoCloseable {
     private void sampleUntilClosed() {
         long period = TimeUnit.SECONDS.toNanos(1) / SAMPLES_PER_SECOND;
         long next = System.nanoTime();
-        Connection c = null;
+        HeldConnection c = new HeldConnection(settings);
         while (!stopped) {
             try {
-                if (c == null || c.isClosed()) {
-                    c = settings.connect();
-                    c.setAutoCommit(true);
-                }
                 Map<String, Long> now = new LinkedHashMap<>();
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(SAMPLE)) {
+                try (Statement s = c.get().createStatement(); ResultSet rs = s.executeQuery(SAMPLE)) {
                     while (rs.next()) {
                         now.put(rs.getString(1), rs.getLong(2));
                     }
@@ -95,8 +91,7 @@ public final class WaitEvents implements GaugeProbe, AutoCloseable {
                     now.forEach((event, n) -> counts.merge(event, n, Long::sum));
                 }
             } catch (SQLException e) {
-                closeQuietly(c); // the server may be restarting; try again next tick
-                c = null;
+                c.close(); // the server may be restarting; try again next tick
             }
             next += period;
             long sleep = next - System.nanoTime();
@@ -110,17 +105,7 @@ public final class WaitEvents implements GaugeProbe, AutoCloseable {
                 next = System.nanoTime();
             }
         }
-        closeQuietly(c);
-    }
-
-    private static void closeQuietly(Connection c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // closing a broken connection
-            }
-        }
+        c.close();
     }
 
     @Override

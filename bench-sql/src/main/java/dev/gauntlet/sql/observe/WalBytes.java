@@ -16,10 +16,10 @@ public final class WalBytes implements PhaseProbe {
 
     public static final String NAME = "walBytes";
 
-    private final ConnectionSettings settings;
+    private final HeldConnection connection;
 
     public WalBytes(ConnectionSettings settings) {
-        this.settings = settings;
+        this.connection = new HeldConnection(settings);
     }
 
     @Override
@@ -29,11 +29,17 @@ public final class WalBytes implements PhaseProbe {
 
     @Override
     public Long read() {
-        try (Connection c = settings.connect()) {
-            return read(c);
+        try {
+            return read(connection.get());
         } catch (SQLException e) {
+            connection.close(); // the server may be restarting: a new session next time
             return null;
         }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
     }
 
     /** The server's WAL position in bytes. */

@@ -6,6 +6,7 @@ import dev.gauntlet.trainevents.workload.EventLedger;
 import dev.gauntlet.trainevents.workload.Variant;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -70,28 +71,36 @@ public final class EventTables {
     }
 
     /** Keeps a copy of the variant's seeded events and status rows, for {@link #restore}. */
-    public static void keep(Connection c, Variant v) throws SQLException {
+    public static void keep(Connection c, Variant v, boolean cockroach) throws SQLException {
         try (Statement s = c.createStatement()) {
-            for (String sql : v.keepStatements()) {
+            for (String sql : v.keepStatements(cockroach)) {
                 s.execute(sql);
             }
         }
     }
 
     /**
-     * Puts the tables back as {@link #keep} found them, in one round trip on {@code c} (a connection the workload has
-     * used, auto-commit off), analyzed as after seeding, and commits.
+     * Puts the tables back as {@link #keep} found them, analyzed as after seeding, in one round trip on {@code c} (a
+     * connection the workload has used, given with auto-commit off, as it is left). PostgreSQL: one call of the
+     * function {@link #keep} made, in auto-commit as the workload runs its statements ({@link Variant#restoreKeptSql}),
+     * and not prepared: a prepared statement would sit in the connection's statement cache beside the workload's,
+     * and the cache's compiled code, inlined into the workload's operations, met an order it had never seen.
+     * CockroachDB (which collects statistics by itself): the statements in one transaction.
      */
     public static void restore(Connection c, Variant v, boolean cockroach) throws SQLException {
-        List<String> sql = new ArrayList<>(v.restoreStatements());
-        if (!cockroach) {
-            sql.add("ANALYZE " + Variant.EVENTS);
-            sql.add("ANALYZE " + Variant.STATUS);
+        if (cockroach) {
+            try (Statement s = c.createStatement()) {
+                s.execute(String.join(";\n", v.restoreStatements()));
+            }
+            c.commit();
+            return;
         }
-        try (Statement s = c.createStatement()) {
-            s.execute(String.join(";\n", sql));
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(Variant.restoreKeptSql())) {
+            rs.next();
+        } finally {
+            c.setAutoCommit(false);
         }
-        c.commit();
     }
 
     public static void drop(Connection c) throws SQLException {

@@ -5,6 +5,7 @@ import dev.gauntlet.core.run.Operation;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -26,7 +27,12 @@ public final class Lifecycle {
     static final String LOCK_HOLD = "lockHold";
 
     private final Variant variant;
-    /** The statements, made once: a string built per call is a new key for the driver's statement cache to hash. */
+    /**
+     * The statements, made once: a string built per call is a new key for the driver's statement cache to hash. And
+     * one instance for every run in the JVM ({@link String#intern}): the cache finds a key by identity first, so a run
+     * apart's priming and the measured run after it must ask with the same instance, or the cache's compiled code,
+     * inlined into the operations, meets a path it never saw and is compiled again in the measured minute.
+     */
     private final String addSql;
     private final String processSql;
     private static final String CLAIM_SQL = Variant.claimSql();
@@ -45,12 +51,25 @@ public final class Lifecycle {
 
     Lifecycle(Variant variant, EventLedger ledger, SplittableRandom random, double failShare, long lockHoldNanos) {
         this.variant = variant;
-        this.addSql = variant.addSql();
-        this.processSql = variant.processSql();
+        this.addSql = variant.addSql().intern();
+        this.processSql = variant.processSql().intern();
         this.ledger = ledger;
         this.random = random;
         this.failShare = failShare;
         this.lockHoldNanos = lockHoldNanos;
+    }
+
+    /**
+     * Leaves {@code session}'s statement cache as a whole cycle leaves it: the add's statement least recently used,
+     * then the process's and the archive's, each borrowed and given back once. A priming run apart ends its clients
+     * mid-cycle; a measured-run client then asked the cache of its session for a statement that was not the least
+     * recently used one, down a path of the cache's (inlined into the operations' compiled code) that no client had
+     * taken, and the operations were compiled again in the measured minute. Not the {@code --lock-hold} statements.
+     */
+    public static void endCycle(Connection session, Variant variant) throws SQLException {
+        for (String sql : new String[] {variant.addSql().intern(), variant.processSql().intern(), ARCHIVE_SQL}) {
+            session.prepareStatement(sql).close();
+        }
     }
 
     /** A new cycle: {@code batch} events to add, after {@code delayNanos}. */
