@@ -3,6 +3,7 @@ package dev.gauntlet.core.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
@@ -25,6 +26,11 @@ final class WorkerThreads {
             threads.add(t);
             t.start();
         }
+    }
+
+    /** Wakes every worker waiting on its own thread for its client's time, to see that the run stopped. */
+    void wakeAll() {
+        threads.forEach(LockSupport::unpark);
     }
 
     int count() {
