@@ -15,6 +15,7 @@ import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RoleResult;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -265,6 +266,73 @@ class RunnerTest {
         RunRecord r = runner.run();
         assertEquals("interrupted", r.stopReason());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "stop did not wait for think times");
+    }
+
+    @Test
+    void aRunEndsOnTimeWithClientsWaitingOnTheirWorkers() throws Exception {
+        // A worker for every client: each waits out the 10 min pause before its first operation on its worker's
+        // thread, which the end must wake.
+        RunPlan plan = RunPlan.closedLoop(8, Duration.ofMillis(500)).withWorkers(8);
+        long t0 = System.nanoTime();
+        RunRecord r = run(plan, workload(() -> Step.after(Duration.ofMinutes(10), sleeping(1))), SyntheticTarget.direct());
+        assertEquals("duration", r.stopReason());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "the run's end waited for the clients' pauses");
+    }
+
+    @Test
+    void theRunClosesItsProbesUnlessTheyAreLeftOpenForTheNext() throws Exception {
+        AtomicInteger closedGauges = new AtomicInteger();
+        AtomicInteger closedPhases = new AtomicInteger();
+        GaugeProbe gauge = new GaugeProbe() {
+            @Override
+            public String name() {
+                return "g";
+            }
+
+            @Override
+            public Map<String, Long> sample() {
+                return Map.of("g", 1L);
+            }
+
+            @Override
+            public GaugeInfo.Kind kind() {
+                return GaugeInfo.Kind.LEVEL;
+            }
+
+            @Override
+            public GaugeInfo.Merge merge(String name) {
+                return GaugeInfo.Merge.SERVER;
+            }
+
+            @Override
+            public void close() {
+                closedGauges.incrementAndGet();
+            }
+        };
+        PhaseProbe phase = new PhaseProbe() {
+            @Override
+            public String name() {
+                return "p";
+            }
+
+            @Override
+            public Long read() {
+                return 1L;
+            }
+
+            @Override
+            public void close() {
+                closedPhases.incrementAndGet();
+            }
+        };
+        RunPlan plan = RunPlan.closedLoop(1, Duration.ofMillis(200));
+        new Runner<>(plan, workload(() -> Step.now(sleeping(1))), SyntheticTarget.direct(), RunListener.NONE, null,
+                List.of(gauge, phase)).leavingProbesOpen().run();
+        assertEquals(0, closedGauges.get() + closedPhases.get(), "left open for the run after");
+        new Runner<>(plan, workload(() -> Step.now(sleeping(1))), SyntheticTarget.direct(), RunListener.NONE, null,
+                List.of(gauge, phase)).run();
+        assertEquals(1, closedGauges.get(), "the gauge probe closed once, at the end");
+        assertEquals(1, closedPhases.get(), "the phase probe closed once, at the end");
     }
 
     @Test

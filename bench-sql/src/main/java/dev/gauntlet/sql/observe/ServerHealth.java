@@ -3,7 +3,6 @@ package dev.gauntlet.sql.observe;
 import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import dev.gauntlet.sql.ConnectionSettings;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,8 +20,7 @@ public final class ServerHealth implements GaugeProbe {
 
     public static final String REPLICATION_LAG = "replicationLagBytes";
 
-    private final ConnectionSettings settings;
-    private Connection connection;
+    private final HeldConnection connection;
     private Long checkpointsAtStart;
     private long lastWal = -1;
     private long lastNanos;
@@ -35,7 +33,7 @@ public final class ServerHealth implements GaugeProbe {
             + "(SELECT active_pid FROM pg_replication_slots WHERE slot_type = 'logical' AND active_pid IS NOT NULL)";
 
     public ServerHealth(ConnectionSettings settings) {
-        this.settings = settings;
+        this.connection = new HeldConnection(settings);
     }
 
     @Override
@@ -56,11 +54,7 @@ public final class ServerHealth implements GaugeProbe {
 
     @Override
     public Map<String, Long> sample() throws SQLException {
-        if (connection == null || connection.isClosed()) {
-            connection = settings.connect();
-            connection.setAutoCommit(true);
-        }
-        try (Statement s = connection.createStatement()) {
+        try (Statement s = connection.get().createStatement()) {
             Map<String, Long> figures = new LinkedHashMap<>();
             try (ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, "
                     + "(SELECT max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn))::bigint "
@@ -104,13 +98,6 @@ public final class ServerHealth implements GaugeProbe {
 
     @Override
     public void close() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // closing a broken connection
-            }
-            connection = null;
-        }
+        connection.close();
     }
 }

@@ -3,7 +3,6 @@ package dev.gauntlet.sql.observe;
 import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import dev.gauntlet.sql.ConnectionSettings;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
