@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 public final class TrainEventsCommand extends SqlWorkloadCommand {
 
     static final String NAME = "trainevents";
-    static final String DEFAULT_JOB_TEXT = "--clients 16 --delay 100ms --duration 30s --warmup 5s";
+    static final String DEFAULT_JOB_TEXT = "--clients 16 --delay 100ms --duration 30s --warmup 5s --prime 30s";
 
     public TrainEventsCommand() {
         super(new TrainEventTables(), DEFAULT_JOB_TEXT);
