@@ -131,8 +131,8 @@ public final class RunOptions {
     /** The most {@code --prime auto}'s limit is otherwise (a quarter of --duration up to this). */
     private static final Duration AUTO_PRIME_MOST = Duration.ofMinutes(2);
     /**
-     * The most an automatic priming apart lasts. C2 compiles a method called once per operation after 5,000 calls:
-     * train events' jsonb runs 34 cycles a second on this project's machine, so its priming needs about 150 s.
+     * The most an automatic priming apart lasts. It waits for 7,500 operations of a kind ({@link CompilerSettled}):
+     * train events' jsonb runs 23-34 cycles a second on this project's machine, so even 3 min falls short for it.
      */
     private static final Duration AUTO_PRIME_APART_MOST = Duration.ofMinutes(3);
     /** The least {@code --prime auto} lasts before it asks the compilers. */

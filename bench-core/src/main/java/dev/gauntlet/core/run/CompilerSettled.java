@@ -36,7 +36,7 @@ public final class CompilerSettled implements Condition {
     public static final Duration WINDOW = Duration.ofSeconds(10);
     /** The share of {@link #WINDOW} below which the compilers count as settled. */
     public static final double QUIET_SHARE = 0.03;
-    /** C2's call count before it compiles a method when the JVM does not say (HotSpot's default). */
+    /** {@link #callsToCompile()} when the JVM does not say: HotSpot's default threshold, 5,000, and half again. */
     static final long DEFAULT_CALLS_TO_COMPILE = 7_500;
 
     private final Duration atLeast;

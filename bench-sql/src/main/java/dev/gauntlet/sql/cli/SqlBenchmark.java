@@ -374,9 +374,10 @@ public final class SqlBenchmark<P> {
                 p.put(PairComparison.VARIABLES, p.get(PairComparison.VARIABLES) + ", poolSize");
             }
         }
-        List<Probe> runProbes = new java.util.ArrayList<>(probes.apply(prepared));
-        runProbes.addAll(serverProbes());
         try (JdbcTarget target = connection.target(db, pool, isolation.applyAsInt(prepared), runPlan.clients())) {
+            // Made once: a priming apart uses them and leaves them open for the measured run, which closes them.
+            List<Probe> runProbes = new java.util.ArrayList<>(probes.apply(prepared));
+            runProbes.addAll(serverProbes());
             ApartPriming priming = new ApartPriming(runPlan, options.primeApart());
             if (primeApart != null && share.whole() && adversity == null && priming.applies()) {
                 target.keepSessions();

@@ -27,12 +27,7 @@ public final class Lifecycle {
     static final String LOCK_HOLD = "lockHold";
 
     private final Variant variant;
-    /**
-     * The statements, made once: a string built per call is a new key for the driver's statement cache to hash. And
-     * one instance for every run in the JVM ({@link String#intern}): the cache finds a key by identity first, so a run
-     * apart's priming and the measured run after it must ask with the same instance, or the cache's compiled code,
-     * inlined into the operations, meets a path it never saw and is compiled again in the measured minute.
-     */
+    /** The statements, made once: a string built per call is a new key for the driver's statement cache to hash. */
     private final String addSql;
     private final String processSql;
     private static final String CLAIM_SQL = Variant.claimSql();
@@ -51,8 +46,8 @@ public final class Lifecycle {
 
     Lifecycle(Variant variant, EventLedger ledger, SplittableRandom random, double failShare, long lockHoldNanos) {
         this.variant = variant;
-        this.addSql = variant.addSql().intern();
-        this.processSql = variant.processSql().intern();
+        this.addSql = variant.addSql();
+        this.processSql = variant.processSql();
         this.ledger = ledger;
         this.random = random;
         this.failShare = failShare;
@@ -67,7 +62,7 @@ public final class Lifecycle {
      * taken, and the operations were compiled again in the measured minute. Not the {@code --lock-hold} statements.
      */
     public static void endCycle(Connection session, Variant variant) throws SQLException {
-        for (String sql : new String[] {variant.addSql().intern(), variant.processSql().intern(), ARCHIVE_SQL}) {
+        for (String sql : new String[] {variant.addSql(), variant.processSql(), ARCHIVE_SQL}) {
             session.prepareStatement(sql).close();
         }
     }
