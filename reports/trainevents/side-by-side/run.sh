@@ -2,9 +2,17 @@
 # Gauntlet and the demo (dbworkload 0.16), alternated, on the Debian PostgreSQL 15 at localhost:$PORT (TLS; PORT defaults to 5432).
 # usage: run.sh JAR OUTDIR "text:G D G D" "jsonb-manual:D G" ...   (G = Gauntlet, D = the demo)
 # Needs: /work/peers/dbworkload-venv (see ../peer/README.md), databases rail and demo owned by bench/bench.
+# DEMO_GIN=jsonb_path_ops gives the demo's GIN index that operator class (as Gauntlet's jsonb variant has it since
+# 2026-11-28); unset, the demo's schema is ../peer/schema-postgres.sql as it is (GIN with the default jsonb_ops).
 set -u
 JAR=$1; OUT=$2; shift 2
 PEER=$(cd "$(dirname "$0")/../peer" && pwd)
+SCHEMA=$PEER/schema-postgres.sql
+if [ -n "${DEMO_GIN:-}" ]; then
+  SCHEMA=$(mktemp --suffix=.sql)
+  sed "s/USING GIN (payload);/USING GIN (payload ${DEMO_GIN});/" "$PEER/schema-postgres.sql" > "$SCHEMA"
+  grep -q "USING GIN (payload ${DEMO_GIN})" "$SCHEMA" || { echo "DEMO_GIN: the schema's GIN line was not found" >&2; exit 2; }
+fi
 export PGPASSWORD=bench PATH=/work/peers/dbworkload-venv/bin:$PATH
 mkdir -p "$OUT"
 demo_file() { case $1 in text) echo transactionsText.py;; jsonb) echo transactionsJsonb.py;; jsonb-manual) echo transactionsManual.py;; esac; }
@@ -17,7 +25,7 @@ for spec in "$@"; do
     # and autovacuum works through them on the same 2 cores during whatever runs next (seen in the fifth round, 2026-11-28 00:48-00:50:
     # VACUUM of Gauntlet's train_events through a demo run, and of the demo's events_jsonb through a Gauntlet run).
     psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c "DROP TABLE IF EXISTS train_events_archive, train_event_status, train_events, te_ledgers, train_event_documents, train_events_kept, train_event_status_kept" >/dev/null
-    psql -q -X "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
+    psql -q -X "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$SCHEMA" >/dev/null 2>&1
     psql -q -X "postgresql://bench@localhost:${PORT:-5432}/rail" -c CHECKPOINT >/dev/null
     if [ "$who" = G ]; then
       /usr/bin/time -f "driver-process-cpu-seconds %U %S" java -jar "$JAR" run --variant $variant --pool direct \
@@ -32,7 +40,7 @@ for spec in "$@"; do
       added=$(grep -oP '^eventsAddedPerSecond: \K[0-9]+' "$OUT/$tag.log"); archived=$(grep -oP '^eventsArchivedPerSecond: \K[0-9]+' "$OUT/$tag.log")
       echo "$tag $start gauntlet cycles/s $cps driver-ms/cycle-in-run $run whole-process $whole server-ms/cycle $srv checks $audit events-added/s $added archived/s $archived"
     else
-      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/schema-postgres.sql" >/dev/null 2>&1
+      psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$SCHEMA" >/dev/null 2>&1
       psql -q -X -v ON_ERROR_STOP=1 "postgresql://bench@localhost:${PORT:-5432}/demo" -f "$PEER/populate-postgres.sql" >/dev/null 2>&1
       seeded=$(psql -X -At "postgresql://bench@localhost:${PORT:-5432}/demo" -c "SELECT count(*) FROM events_${variant//-/_}")
       (cd "$PEER" && /usr/bin/time -f "driver-process-cpu-seconds %U %S" dbworkload run -w $(demo_file $variant) -c 64 -d 60 \

@@ -55,6 +55,7 @@ class TrainEventsCommandTest {
         assertEquals("direct", r.parameters().get("pool"));
         assertTrue(r.metrics().containsKey("walBytesPerEvent"), r.metrics().keySet().toString());
         assertTrue(r.metrics().containsKey("size.eventsHeapMiB"), r.metrics().keySet().toString());
+        assertTrue(r.metrics().get("oldestSnapshotSeconds") >= 0, r.metrics().keySet().toString());
         assertTrue(r.observations().containsKey(Lifecycle.CYCLE_WITH_DELAY));
         assertTrue(r.observations().get(Lifecycle.CYCLE_WITH_DELAY).latencyMs().mean()
                 > r.observations().get(Lifecycle.CYCLE).latencyMs().mean(), "the delay is in __cycle__ only");

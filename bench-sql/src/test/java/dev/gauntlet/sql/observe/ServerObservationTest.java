@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +99,27 @@ class ServerObservationTest {
         assertTrue(sleeping != null && sleeping >= 8 && sleeping <= 16,
                 "about 15 samples of one session in pg_sleep at 10 a second: " + total);
         assertNull(total.get(WaitEvents.PREFIX + "Client:ClientRead"), "idle sessions are not counted: " + total);
+    }
+
+    @Test
+    void theOldestSnapshotIsTheAgeOfTheTransactionThatHoldsIt() throws Exception {
+        PostgresGauges gauges = new PostgresGauges(settings, List.of("%"));
+        try (Connection holder = settings.connect()) {
+            assertTrue(gauges.sample().get("oldestSnapshotMs") < 1_000, "no session holds a snapshot yet");
+            holder.setAutoCommit(false);
+            holder.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try (Statement s = holder.createStatement()) {
+                s.execute("SELECT 1"); // the transaction's snapshot, held until it ends
+            }
+            Thread.sleep(1_500);
+            long held = gauges.sample().get("oldestSnapshotMs");
+            assertTrue(held >= 1_400, "a snapshot held 1.5 s: " + held + " ms");
+            holder.commit();
+            long after = gauges.sample().get("oldestSnapshotMs");
+            assertTrue(after < 1_000, "none held once the transaction ends: " + after + " ms");
+        } finally {
+            gauges.close();
+        }
     }
 
     @Test
