@@ -250,7 +250,8 @@ class TpccCommandTest {
     void aRunOnDataEarlierRunsHaveDoubledSaysSoAndRecordsHowMuch(TestDatabase server, @TempDir Path tmp)
             throws Exception {
         TestDatabase grown = server.freshDatabase("tpcc_growth");
-        assertEquals(0, tpcc(grown, "init", "--warehouses", "1", "--seed", "1").code);
+        Outcome loaded = tpcc(grown, "init", "--warehouses", "1", "--seed", "1");
+        assertEquals(0, loaded.code, loaded.err);
         AdversityRunTest.Outcome fresh = secondRun(grown, tmp.resolve("fresh"));
         assertEquals(0, fresh.code(), fresh.err());
         assertFalse(fresh.out().contains("Note: earlier runs added"), fresh.out());

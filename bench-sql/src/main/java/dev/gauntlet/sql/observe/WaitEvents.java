@@ -3,9 +3,9 @@ package dev.gauntlet.sql.observe;
 import dev.gauntlet.core.result.GaugeInfo;
 import dev.gauntlet.core.run.GaugeProbe;
 import dev.gauntlet.sql.ConnectionSettings;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -81,7 +81,8 @@ public final class WaitEvents implements GaugeProbe, AutoCloseable {
         while (!stopped) {
             try {
                 Map<String, Long> now = new LinkedHashMap<>();
-                try (Statement s = c.get().createStatement(); ResultSet rs = s.executeQuery(SAMPLE)) {
+                // Prepared: the session caches the parsed statement, and from its fifth use the server its plan.
+                try (PreparedStatement s = c.get().prepareStatement(SAMPLE); ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         now.put(rs.getString(1), rs.getLong(2));
                     }
