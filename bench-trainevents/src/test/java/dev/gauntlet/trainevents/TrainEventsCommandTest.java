@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.sql.observe.PostgresGauges;
 import dev.gauntlet.sql.server.PgBouncer;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
@@ -55,7 +56,7 @@ class TrainEventsCommandTest {
         assertEquals("direct", r.parameters().get("pool"));
         assertTrue(r.metrics().containsKey("walBytesPerEvent"), r.metrics().keySet().toString());
         assertTrue(r.metrics().containsKey("size.eventsHeapMiB"), r.metrics().keySet().toString());
-        assertTrue(r.metrics().get("oldestSnapshotSeconds") >= 0, r.metrics().keySet().toString());
+        assertTrue(r.gauges().containsKey(PostgresGauges.OLDEST_SNAPSHOT), r.gauges().keySet().toString());
         assertTrue(r.observations().containsKey(Lifecycle.CYCLE_WITH_DELAY));
         assertTrue(r.observations().get(Lifecycle.CYCLE_WITH_DELAY).latencyMs().mean()
                 > r.observations().get(Lifecycle.CYCLE).latencyMs().mean(), "the delay is in __cycle__ only");

@@ -105,17 +105,17 @@ class ServerObservationTest {
     void theOldestSnapshotIsTheAgeOfTheTransactionThatHoldsIt() throws Exception {
         PostgresGauges gauges = new PostgresGauges(settings, List.of("%"));
         try (Connection holder = settings.connect()) {
-            assertTrue(gauges.sample().get("oldestSnapshotMs") < 1_000, "no session holds a snapshot yet");
+            assertTrue(gauges.sample().get(PostgresGauges.OLDEST_SNAPSHOT) < 1_000, "no session holds a snapshot yet");
             holder.setAutoCommit(false);
             holder.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try (Statement s = holder.createStatement()) {
                 s.execute("SELECT 1"); // the transaction's snapshot, held until it ends
             }
             Thread.sleep(1_500);
-            long held = gauges.sample().get("oldestSnapshotMs");
+            long held = gauges.sample().get(PostgresGauges.OLDEST_SNAPSHOT);
             assertTrue(held >= 1_400, "a snapshot held 1.5 s: " + held + " ms");
             holder.commit();
-            long after = gauges.sample().get("oldestSnapshotMs");
+            long after = gauges.sample().get(PostgresGauges.OLDEST_SNAPSHOT);
             assertTrue(after < 1_000, "none held once the transaction ends: " + after + " ms");
         } finally {
             gauges.close();

@@ -8,7 +8,6 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timing;
 import dev.gauntlet.core.run.DriverCpu;
 import dev.gauntlet.sql.observe.ServerCpu;
-import dev.gauntlet.sql.observe.PostgresGauges;
 import dev.gauntlet.sql.observe.WaitEvents;
 import dev.gauntlet.sql.observe.WalBytes;
 import dev.gauntlet.trainevents.workload.Lifecycle;
@@ -33,7 +32,6 @@ public final class LifecycleFigures {
     static final String SERVER_CPU = "cpu.serverMsPerCycle";
     static final String WAITS = "waits.";
     static final String ACTIVE_SESSIONS = "waits.activeSessions";
-    static final String OLDEST_SNAPSHOT = "oldestSnapshotSeconds";
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -68,7 +66,6 @@ public final class LifecycleFigures {
             server.ifPresent(s -> m.add("cpu.serverCores", s / 1e9 / seconds, MetricInfo.neither().serverWide()));
         }
         addWaits(m, r);
-        addOldestSnapshot(m, r);
         return m;
     }
 
@@ -102,18 +99,6 @@ public final class LifecycleFigures {
         samples.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> m.add(WAITS + e.getKey() + "Percent", 100.0 * e.getValue() / total,
                         MetricInfo.neither().serverWide()));
-    }
-
-    /**
-     * The oldest snapshot a session held at any interval's end of the measured run ({@code oldestSnapshotMs} of
-     * {@link PostgresGauges}), in seconds: while one is held, the claims read every dead
-     * index entry at the queue's head (a jsonb run's GIN pending-list flush held one for 44-61 s).
-     */
-    private static void addOldestSnapshot(Metrics m, RunResult r) {
-        r.intervals().stream().filter(i -> Phase.MEASURE.equals(i.phase()))
-                .map(i -> i.gauges().get(PostgresGauges.OLDEST_SNAPSHOT)).filter(java.util.Objects::nonNull)
-                .mapToLong(Long::longValue).max()
-                .ifPresent(ms -> m.add(OLDEST_SNAPSHOT, ms / 1000.0, MetricInfo.lower().serverWide()));
     }
 
     /** The tables' sizes at the end of the run (heap, TOAST and indexes apart), and storage per archived event. */
