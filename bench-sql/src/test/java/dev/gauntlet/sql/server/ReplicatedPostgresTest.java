@@ -36,6 +36,10 @@ class ReplicatedPostgresTest {
             String url = ReplicatedPostgres.jdbcUrl(pg.ports(), "postgres");
             try (Connection c = connect(url); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE t (id int PRIMARY KEY)");
+                // A synchronous commit is flushed on the standby when the client hears it ('on'), but replayed, and so
+                // visible to a read there, only with remote_apply: with 'on' the read below raced the replay and
+                // once saw 0 rows (a full bench-sql run, 2026-11-28).
+                s.execute("SET synchronous_commit = remote_apply");
                 s.execute("INSERT INTO t SELECT generate_series(1, 1000)");
             }
             try (Connection c = pg.standby().orElseThrow().connect("postgres")) {
