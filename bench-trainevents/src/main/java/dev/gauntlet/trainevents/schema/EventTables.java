@@ -84,6 +84,7 @@ public final class EventTables {
      * for benchmark sessions): its TRUNCATE waits for every transaction still using the tables, and a jsonb priming
      * leaves statements that run for tens of seconds (GIN pending-list merges). In the 3 x 3 matrix of 2026-11-28 the
      * jsonb / PgBouncer cell failed here with its session closed, the error that closed it hidden by the cleanup.
+     * A bound, not none: a socket without a timeout reads down another path of the JDK's than the workload's.
      */
     static final int RESTORE_TIMEOUT_MS = (int) java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
 
