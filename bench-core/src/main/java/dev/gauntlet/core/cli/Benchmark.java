@@ -4,6 +4,7 @@ import dev.gauntlet.core.history.ResultStore;
 import dev.gauntlet.core.history.ResultStoreException;
 import dev.gauntlet.core.metrics.IntervalLog;
 import dev.gauntlet.core.report.Dashboard;
+import dev.gauntlet.core.report.ChartFonts;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.FullTimeline;
 import dev.gauntlet.core.result.MetricInfo;
@@ -135,6 +136,7 @@ public final class Benchmark {
             }
             out.println("Result: " + dir.resolve(ResultFile.NAME));
             out.println("Report: " + dir.resolve(RunReport.MARKDOWN));
+            ChartFonts.missing().ifPresent(out::println);
             if (dashboard) {
                 out.println("Dashboard: " + dir.resolve(Dashboard.FILE));
             }

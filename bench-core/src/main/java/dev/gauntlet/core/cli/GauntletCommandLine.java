@@ -2,13 +2,12 @@ package dev.gauntlet.core.cli;
 
 import dev.gauntlet.core.result.ResultFormatException;
 import java.io.PrintWriter;
-import java.util.Arrays;
 import picocli.CommandLine;
 
 /**
  * The command-line entry every workload uses: adds the shared {@code report} subcommands and turns every
- * failure into one line and an exit code (0 ok, 1 the run or a check failed, 2 bad usage or input). Stack
- * traces only with {@code --verbose}.
+ * failure into one line and an exit code (0 ok, 1 the run or a check failed, 2 bad usage or input, 3 an internal
+ * error: whatever else was thrown, {@code Error}s included). Stack traces only with {@code --verbose}.
  */
 public final class GauntletCommandLine {
 
@@ -38,31 +37,50 @@ public final class GauntletCommandLine {
             err.flush();
             return ExitCode.BAD_INPUT;
         });
-        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            boolean verbose = Arrays.asList(parseResult.originalArgs()).contains("--verbose");
-            PrintWriter err = commandLine.getErr();
-            int code;
-            String message;
-            if (ex instanceof BadInputException || ex instanceof ResultFormatException
-                    || ex instanceof IllegalArgumentException) {
-                code = ExitCode.BAD_INPUT;
-                message = ex.getMessage();
-            } else if (ex instanceof RunFailedException) {
-                code = ExitCode.FAILED;
-                message = ex.getMessage();
-            } else {
-                code = ExitCode.FAILED;
-                message = "unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage()
-                        + (verbose ? "" : " (run with --verbose for details)");
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(ex, commandLine, parseResult));
+        // The last line of defence: picocli hands the handler above only Exceptions; an Error from a library (the
+        // font system's InternalError on a host without fonts, a NoClassDefFoundError) would end as a stack trace.
+        CommandLine.IExecutionStrategy strategy = cli.getExecutionStrategy();
+        cli.setExecutionStrategy(parseResult -> {
+            try {
+                return strategy.execute(parseResult);
+            } catch (CommandLine.ExecutionException | CommandLine.ParameterException e) {
+                throw e;
+            } catch (RuntimeException | Error e) {
+                CommandLine.ParseResult last = parseResult;
+                while (last.hasSubcommand()) {
+                    last = last.subcommand();
+                }
+                return report(e, last.commandSpec().commandLine(), parseResult);
             }
-            err.println(commandLine.getCommandName() + ": " + oneLine(message));
-            if (verbose) {
-                ex.printStackTrace(err);
-            }
-            err.flush();
-            return code;
         });
         return cli;
+    }
+
+    /** One line for a failure, and the exit code that classes it; the stack trace only with --verbose. */
+    private static int report(Throwable ex, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+        boolean verbose = parseResult.originalArgs().contains("--verbose");
+        PrintWriter err = commandLine.getErr();
+        int code;
+        String message;
+        if (ex instanceof BadInputException || ex instanceof ResultFormatException
+                || ex instanceof IllegalArgumentException) {
+            code = ExitCode.BAD_INPUT;
+            message = ex.getMessage();
+        } else if (ex instanceof RunFailedException) {
+            code = ExitCode.FAILED;
+            message = ex.getMessage();
+        } else {
+            code = ExitCode.INTERNAL;
+            message = "internal error, " + ex.getClass().getSimpleName() + ": " + ex.getMessage()
+                    + (verbose ? "" : " (run with --verbose for the stack trace, and report it)");
+        }
+        err.println(commandLine.getCommandName() + ": " + oneLine(message));
+        if (verbose) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return code;
     }
 
     /** Runs the command and exits the JVM with its code: the main method of every workload jar. */

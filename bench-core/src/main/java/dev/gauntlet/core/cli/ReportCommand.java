@@ -6,6 +6,7 @@ import dev.gauntlet.core.report.FileSet;
 import dev.gauntlet.core.report.LabelledRun;
 import dev.gauntlet.core.report.ResultMerge;
 import dev.gauntlet.core.report.RunGroup;
+import dev.gauntlet.core.report.ChartFonts;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.ResultFile;
@@ -95,6 +96,7 @@ public final class ReportCommand implements Callable<Integer> {
             FileSet files = RunReport.files(run);
             write(files, outDir);
             print(spec, "wrote " + String.join(", ", files.names()) + " to " + outDir);
+            ChartFonts.missing().ifPresent(why -> print(spec, why));
             return ExitCode.OK;
         }
     }
@@ -280,6 +282,7 @@ public final class ReportCommand implements Callable<Integer> {
             print(spec, "merged " + runs.size() + " results (" + merged.parameters().get(ResultMerge.MERGED_FROM)
                     + " driver processes) into " + target + ": " + String.join(", ", files.names()) + ", "
                     + Dashboard.FILE);
+            ChartFonts.missing().ifPresent(why -> print(spec, why));
             return ExitCode.OK;
         }
     }

@@ -394,8 +394,14 @@ public final class RunReport {
 
     private void timeline(java.util.Set<String> charts) {
         md.append("## Timeline\n\n");
-        if (charts.isEmpty()) {
+        if (run.intervals().isEmpty()) {
             md.append("No reporting intervals were recorded, so there is no time series.\n\n");
+            return;
+        }
+        if (charts.isEmpty()) {
+            // A machine that cannot draw them, or intervals with nothing in them: say which.
+            md.append(Figures.count(run.reportingIntervals())).append(" reporting intervals. ")
+                    .append(ChartFonts.missing().orElse("Nothing in them to chart")).append(".\n\n");
             return;
         }
         md.append(Figures.count(run.reportingIntervals())).append(" reporting intervals");

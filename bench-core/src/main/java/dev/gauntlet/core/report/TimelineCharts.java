@@ -35,6 +35,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class TimelineCharts {
 
     static {
+        ChartFonts.missing(); // headless set, fonts probed, before anything of AWT loads here
         // ImageIO's disk cache registers a JVM shutdown hook on first use, which throws "Shutdown in progress" when
         // the report is written after Ctrl-C (the run writes what it measured while the JVM is going down).
         javax.imageio.ImageIO.setUseCache(false);
@@ -52,26 +53,31 @@ final class TimelineCharts {
     /** Beyond this many points, markers turn a line into a smear. */
     private static final int MAX_POINTS_WITH_MARKERS = 40;
 
-    static {
-        // Reports are rendered on servers and in CI without a display.
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
-
     private TimelineCharts() {
     }
 
-    /** PNG bytes by file name, in display order; empty when the run recorded no intervals. */
+    /**
+     * PNG bytes by file name, in display order; empty when the run recorded no intervals, or when this machine has
+     * no fonts to draw them with ({@link ChartFonts#missing()} says so then): charts are all drawn or none.
+     */
     static Map<String, byte[]> render(RunResult run) {
+        if (ChartFonts.missing().isPresent()) {
+            return Map.of();
+        }
         Map<String, byte[]> pngs = new LinkedHashMap<>();
-        build(run).forEach((name, chart) -> pngs.put(name, png(name, chart)));
+        try {
+            build(run).forEach((name, chart) -> pngs.put(name, png(name, chart)));
+        } catch (RuntimeException | Error e) {
+            // Failed past the probe (a font of its own, a native library, a bug): no chart, one line; never the run.
+            ChartFonts.failed(e);
+            return Map.of();
+        }
         return pngs;
     }
 
     /** The file names {@link #render} would produce, without the cost of drawing them. */
     static Set<String> names(RunResult run) {
-        return build(run).keySet();
+        return ChartFonts.missing().isPresent() ? Set.of() : build(run).keySet();
     }
 
     /** The charts that have at least one series, by file name. */

@@ -4,6 +4,7 @@ import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.RunFailedException;
+import dev.gauntlet.core.report.ChartFonts;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.HistogramCodec;
@@ -95,6 +96,7 @@ public final class FillSeries {
         } catch (IOException e) {
             throw new RunFailedException("cannot write the series result to " + outDir + ": " + e.getMessage(), e);
         }
+        ChartFonts.missing().ifPresent(out::println);
         out.println();
         out.println("Gauntlet (RocksJava " + FillRun.rocksDbVersion() + ", direct ByteBuffers), " + settings.wal().label() + ":");
         lines.forEach(l -> out.println(l.format()));
