@@ -29,6 +29,15 @@ import java.util.Locale;
  */
 final class ApartPriming {
 
+    /**
+     * How long the restore may take on its session of the workload's, in place of the session's socket timeout (30 s
+     * for benchmark sessions): a restore waits for every transaction still using the tables (a TRUNCATE does), and a
+     * priming can leave statements running for tens of seconds (bench-trainevents' jsonb GIN pending-list merges: in
+     * the 3 x 3 matrix of 2026-11-28 its jsonb / PgBouncer cell failed here with its session closed). A bound, not
+     * none: a socket without a timeout reads down another path of the JDK's than the workload's.
+     */
+    static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(10);
+
     private final RunPlan plan;
     private final Duration limit;
 
@@ -66,8 +75,26 @@ final class ApartPriming {
     }
 
     /**
+     * {@code restore} on {@code c} with the socket timeout widened to {@link #RESTORE_TIMEOUT}, and the session's own
+     * put back after it. A session lost meanwhile stays lost: its own error is the one to tell, not "closed" from
+     * putting the timeout back.
+     */
+    static void restoreWaiting(Connection c, SqlConsumer restore) throws SQLException {
+        int sessionTimeout = c.getNetworkTimeout();
+        c.setNetworkTimeout(Runnable::run, (int) RESTORE_TIMEOUT.toMillis());
+        try {
+            restore.accept(c);
+        } finally {
+            if (!c.isClosed()) {
+                c.setNetworkTimeout(Runnable::run, sessionTimeout);
+            }
+        }
+    }
+
+    /**
      * Runs the priming with {@code workload}'s clients against {@code target}, then {@code restore} on one of its
-     * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled),
+     * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled;
+     * its socket timeout widened meanwhile: {@link #restoreWaiting}),
      * then {@code settle} on each connection the measured run will take ({@link PrimingApart#settle});
      * says both on {@code out}. {@code probes} are the measured run's own, left open for it: they make their
      * connections during the priming. When the measured run's probes were new and made theirs after it, their TLS
@@ -102,7 +129,7 @@ final class ApartPriming {
         boolean broken = false;
         try {
             c = target.open();
-            restore.accept(c);
+            restoreWaiting(c, restore);
         } catch (SQLException e) {
             broken = true;
             throw new RunFailedException("cannot restore the tables after the priming: " + SqlStates.message(e), e);

@@ -80,15 +80,6 @@ public final class EventTables {
     }
 
     /**
-     * How long the restore may take, on its session of the workload's, in place of the session's socket timeout (30 s
-     * for benchmark sessions): its TRUNCATE waits for every transaction still using the tables, and a jsonb priming
-     * leaves statements that run for tens of seconds (GIN pending-list merges). In the 3 x 3 matrix of 2026-11-28 the
-     * jsonb / PgBouncer cell failed here with its session closed, the error that closed it hidden by the cleanup.
-     * A bound, not none: a socket without a timeout reads down another path of the JDK's than the workload's.
-     */
-    static final int RESTORE_TIMEOUT_MS = (int) java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
-
-    /**
      * Puts the tables back as {@link #keep} found them, analyzed as after seeding, in one round trip on {@code c} (a
      * connection the workload has used, given with auto-commit off, as it is left). PostgreSQL: one call of the
      * function {@link #keep} made, in auto-commit as the workload runs its statements ({@link Variant#restoreKeptSql}),
@@ -105,14 +96,11 @@ public final class EventTables {
             return;
         }
         c.setAutoCommit(true);
-        int sessionTimeout = c.getNetworkTimeout();
-        c.setNetworkTimeout(Runnable::run, RESTORE_TIMEOUT_MS);
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(Variant.restoreKeptSql())) {
             rs.next();
         } finally {
-            // A session lost meanwhile stays lost: its own error is the one to tell, not "closed" from these.
+            // A session lost meanwhile stays lost: its own error is the one to tell, not "closed" from this.
             if (!c.isClosed()) {
-                c.setNetworkTimeout(Runnable::run, sessionTimeout);
                 c.setAutoCommit(false);
             }
         }

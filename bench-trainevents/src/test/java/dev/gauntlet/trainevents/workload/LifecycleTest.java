@@ -466,45 +466,4 @@ class LifecycleTest {
         checks.values().stream().filter(k -> k != undone)
                 .forEach(k -> assertEquals(Check.Status.PASS, k.status(), k.name() + ": " + k.detail()));
     }
-
-    /**
-     * The restore after a priming apart waits for what still holds the tables (a priming's last statements, still
-     * running) however long the session's socket timeout is: with a timeout of 1 s and a lock held 2.5 s, the
-     * tables come back as kept, and the session keeps its own timeout and auto-commit off for the run.
-     */
-    @Test
-    void theRestoreWaitsForTheTablesPastTheSessionsSocketTimeout(TestDatabase server) throws Exception {
-        Variant v = Variant.JSONB;
-        TestDatabase db = server.freshDatabase("te_restore_wait");
-        EventLedger ledger = new EventLedger();
-        try (Connection c = db.connect()) {
-            EventTables.create(c, v, false, 50, 42, ledger);
-            EventTables.keep(c, v, false);
-            try (Statement s = c.createStatement()) {
-                s.execute("DELETE FROM " + Variant.EVENTS);
-            }
-        }
-        try (Connection holder = db.connect(); Connection c = db.connect()) {
-            holder.setAutoCommit(false);
-            try (Statement s = holder.createStatement()) {
-                s.execute("LOCK TABLE " + Variant.EVENTS + " IN ACCESS SHARE MODE");
-            }
-            Thread release = new Thread(() -> {
-                try {
-                    Thread.sleep(2_500);
-                    holder.commit();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            release.start();
-            c.setAutoCommit(false);
-            c.setNetworkTimeout(Runnable::run, 1_000);
-            EventTables.restore(c, v, false);
-            release.join();
-            assertEquals(1_000, c.getNetworkTimeout(), "the session's own socket timeout, back for the run");
-            assertTrue(!c.getAutoCommit(), "auto-commit off again, as the workload left it");
-            assertEquals(50, count(c, "SELECT count(*) FROM " + Variant.EVENTS), "the kept events, back");
-        }
-    }
 }
