@@ -271,6 +271,11 @@ public final class Benchmark {
         parameters.put("warmup", DurationConverter.format(p.warmup()));
         if (!p.prime().isZero()) {
             parameters.put("prime", primeText(p));
+            if (p.primeUntil() != null) {
+                record.phases().stream().filter(ph -> Phase.PRIME.equals(ph.name())).findFirst().ifPresent(ph ->
+                        new PrimeOutcome(p.primeUntil(), p.prime(), ph.endSeconds() - ph.startSeconds())
+                                .record(parameters));
+            }
         }
         parameters.put("ramp", DurationConverter.format(p.ramp()));
         parameters.put("reportEvery", DurationConverter.format(p.reportEvery()));

@@ -34,6 +34,10 @@ public final class Summary {
             b.append(String.format(Locale.ROOT, "unissued: %,d operations were due before the end but never ran "
                     + "(their wait is in report.md as a lower bound)%n", r.totalUnissued()));
         }
+        String unsettled = PrimeOutcome.warning(r.parameters());
+        if (unsettled != null) {
+            b.append(unsettled).append('\n');
+        }
         Saturation.of(r).filter(Saturation::saturated).ifPresent(s -> b.append(s.warning()).append('\n'));
         long reconnects = r.operations().stream().mapToLong(OperationResult::reconnects).sum();
         if (reconnects > 0) {

@@ -76,6 +76,42 @@ class BenchmarkTest {
         }
     }
 
+    /** A priming that waits for a condition says how it ended, and the summary warns when its limit ended it. */
+    @Test
+    void aPrimingItsLimitEndedIsRecordedAndTheSummarySaysSo() throws Exception {
+        dev.gauntlet.core.run.Condition never = new dev.gauntlet.core.run.Condition() {
+            @Override
+            public boolean holds(Duration inPhase) {
+                return false;
+            }
+
+            @Override
+            public String toString() {
+                return "the never";
+            }
+        };
+        dev.gauntlet.core.run.Condition soon = inPhase -> inPhase.toMillis() >= 200;
+        for (boolean settles : new boolean[] {false, true}) {
+            Path out = tmp.resolve("primed-" + settles);
+            RunPlan plan = RunPlan.closedLoop(2, Duration.ofMillis(400)).toBuilder()
+                    .prime(Duration.ofMillis(1500), settles ? soon : never).build();
+            ByteArrayOutputStream printed = new ByteArrayOutputStream();
+            RunResult r = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(printed, true))
+                    .run(RunSpec.of(plan, sleeper(), SyntheticTarget.direct()).out(out));
+            String summary = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(settles, r.parameters().get(PrimeOutcome.SETTLED), r.parameters().toString());
+            if (settles) {
+                assertTrue(String.valueOf(r.parameters().get(PrimeOutcome.ENDED)).startsWith("after "),
+                        r.parameters().toString());
+                assertTrue(!summary.contains("warning: the priming"), summary);
+            } else {
+                assertEquals("at its limit, 1500ms, before the never", r.parameters().get(PrimeOutcome.ENDED));
+                assertTrue(summary.contains("warning: the priming ended at its limit, 1500ms, before the never: "),
+                        summary);
+            }
+        }
+    }
+
     @Test
     void theIntervalLogMarksTheEndOfTheWarmup() throws Exception {
         Path out = tmp.resolve("run");

@@ -1,6 +1,7 @@
 package dev.gauntlet.sql.cli;
 
 import dev.gauntlet.core.cli.DurationConverter;
+import dev.gauntlet.core.cli.PrimeOutcome;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.run.PhasePlan;
@@ -96,13 +97,13 @@ final class ApartPriming {
      * connections (kept by the target, so no new connection's handshake runs through code the workload has compiled;
      * its socket timeout widened meanwhile: {@link #restoreWaiting}),
      * then {@code settle} on each connection the measured run will take ({@link PrimingApart#settle});
-     * says both on {@code out}. {@code probes} are the measured run's own, left open for it: they make their
+     * says both on {@code out}; returns how a priming that waits for its condition ended (null for a fixed one). {@code probes} are the measured run's own, left open for it: they make their
      * connections during the priming. When the measured run's probes were new and made theirs after it, their TLS
      * handshakes threw the workload's compiled socket and TLS code back to the interpreter, to be compiled again in
      * the measured minute.
      */
-    void run(Workload<Connection> workload, JdbcTarget target, List<? extends Probe> probes, SqlConsumer restore,
-             SqlConsumer settle, PrintStream out) {
+    PrimeOutcome run(Workload<Connection> workload, JdbcTarget target, List<? extends Probe> probes,
+                     SqlConsumer restore, SqlConsumer settle, PrintStream out) {
         RunPlan.Builder b = plan.toBuilder().prime(Duration.ZERO).warmup(Duration.ZERO);
         PhasePlan phase = PhasePlan.measured(Phase.PRIME, limit);
         RunPlan priming = b.phase(plan.primeUntil() == null ? phase : phase.until(plan.primeUntil())).build();
@@ -120,11 +121,10 @@ final class ApartPriming {
                     + record.fatalError());
         }
         long operations = record.operations().stream().mapToLong(o -> o.count()).sum();
-        boolean early = plan.primeUntil() != null && record.measuredSeconds() < limit.toNanos() / 1e9 - 0.5;
-        out.printf(Locale.ROOT, "Primed for %s (%,d operations); the tables are restored for the run.%n",
-                early ? String.format(Locale.ROOT, "%.1f s, until %s", record.measuredSeconds(), plan.primeUntil())
-                        : "the limit, " + DurationConverter.format(limit)
-                        + (plan.primeUntil() == null ? "" : ", before " + plan.primeUntil()), operations);
+        PrimeOutcome outcome = plan.primeUntil() == null ? null
+                : new PrimeOutcome(plan.primeUntil(), limit, record.measuredSeconds());
+        out.printf(Locale.ROOT, "Primed %s (%,d operations); the tables are restored for the run.%n",
+                outcome == null ? "for " + DurationConverter.format(limit) : outcome.text(), operations);
         Connection c = null;
         boolean broken = false;
         try {
@@ -146,5 +146,6 @@ final class ApartPriming {
                         + SqlStates.message(e), e);
             }
         }
+        return outcome;
     }
 }

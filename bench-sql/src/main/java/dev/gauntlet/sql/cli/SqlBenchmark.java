@@ -387,15 +387,19 @@ public final class SqlBenchmark<P> {
                     throw new RunFailedException("cannot keep the tables for after the priming: "
                             + SqlStates.message(e), e);
                 }
+                dev.gauntlet.core.cli.PrimeOutcome outcome;
                 try {
-                    priming.run(workload.make(prepared, cell), target, runProbes, c -> primeApart.after(prepared, c),
-                            c -> primeApart.settle(prepared, c), out);
+                    outcome = priming.run(workload.make(prepared, cell), target, runProbes,
+                            c -> primeApart.after(prepared, c), c -> primeApart.settle(prepared, c), out);
                 } catch (RuntimeException e) {
                     runProbes.forEach(Probe::close);
                     throw e;
                 }
                 runPlan = priming.measured();
                 p.put("prime", priming.describe());
+                if (outcome != null) {
+                    outcome.record(p);
+                }
             }
             return Benchmark.of(command, workloadName, out).keeping(options.results()).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
