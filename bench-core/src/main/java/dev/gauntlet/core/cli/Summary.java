@@ -27,6 +27,12 @@ public final class Summary {
                     r.measuredSeconds(), op.errors(), op.retries(), op.count(), op.opsPerSecond(), l.mean(), l.p50(),
                     l.p95(), l.p99(), l.max(), op.name()));
         }
+        // Observed latencies (a queue's end to end) in the order their tools print them: the tail first.
+        r.observations().forEach((name, timing) -> {
+            LatencySummary l = timing.latencyMs();
+            b.append(String.format(Locale.ROOT, "%s (observed, ms): p99 %.1f  p95 %.1f  p50 %.1f  max %.1f  over %,d%n",
+                    name, l.p99(), l.p95(), l.p50(), l.max(), timing.count()));
+        });
         for (Transient t : Transient.of(r)) {
             b.append(t.line()).append('\n');
         }

@@ -41,7 +41,7 @@ class TransientTest {
         if (warmupPhase != null) {
             f.phase(warmupPhase, 0, seconds).phase("measure", seconds, seconds * n);
         }
-        return f.operation("publish", total).build();
+        return f.operation("publish", total).observation("endToEnd", total).build();
     }
 
     @Test
@@ -61,6 +61,20 @@ class TransientTest {
         assertTrue(summary.contains("transient: publish's first 10.0 s (1 of 12 intervals) are unlike the rest (MSER); "
                 + "without them p50 "), summary);
         assertTrue(RunReport.markdown(r, java.util.Set.of()).contains("### Start-up transient"));
+    }
+
+    /** The figure a queue user reads first: end to end, tail first, with its transient beside it. */
+    @Test
+    void theSummaryPrintsObservedLatenciesTailFirstWithTheirTransient() {
+        RunResult r = run(12, 10, 1, 700, 15, 1, null);
+        String summary = Summary.of(r);
+        dev.gauntlet.core.result.LatencySummary e2e = r.observations().get("endToEnd").latencyMs();
+        String line = String.format(java.util.Locale.ROOT,
+                "endToEnd (observed, ms): p99 %.1f  p95 %.1f  p50 %.1f  max %.1f  over %,d", e2e.p99(), e2e.p95(),
+                e2e.p50(), e2e.max(), r.observations().get("endToEnd").count());
+        assertTrue(summary.contains(line + "\n"), line + " in:\n" + summary);
+        assertTrue(summary.indexOf(line) < summary.indexOf("transient: endToEnd's first"), summary);
+        assertTrue(summary.indexOf(line) > summary.indexOf(" publish\n"), "after the throughput table: " + summary);
     }
 
     @Test
