@@ -157,8 +157,7 @@ public final class Dashboard {
             headline("unavailable", Figures.seconds(unavailable));
         }
         if (!run.disruptions().isEmpty()) {
-            long recovered = run.disruptions().stream().filter(r -> DisruptionSpan.of(r).recovered()).count();
-            headline("disruptions", run.disruptions().size() + " (" + recovered + " recovered)");
+            headline("disruptions", run.disruptions().size() + verdicts(run));
         }
         html.append("</div>\n");
         if (run.command() != null && !run.command().isBlank()) {
@@ -166,6 +165,24 @@ public final class Dashboard {
                     .append("</pre></details>\n");
         }
         html.append("</header>\n");
+    }
+
+    /** " (3 recovered, 1 not recovered, 11 not judged)": each verdict the run's disruptions got, counted as such. */
+    private static String verdicts(RunResult run) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String verdict : List.of(DisruptionRecord.RECOVERED, DisruptionRecord.NOT_RECOVERED,
+                DisruptionRecord.NOT_JUDGED)) {
+            long n = run.disruptions().stream().filter(r -> verdict.equals(r.recovery())).count();
+            if (n > 0) {
+                counts.put(verdict, n);
+            }
+        }
+        if (counts.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(" (");
+        counts.forEach((verdict, n) -> b.append(b.length() > 2 ? ", " : "").append(n).append(' ').append(verdict));
+        return b.append(')').toString();
     }
 
     private void headline(String name, String value) {
@@ -225,7 +242,8 @@ public final class Dashboard {
                     .append("<span class=\"name\">").append(HtmlTable.escape(span.name())).append("</span>")
                     .append("<span class=\"when\">").append(span.when()).append("</span>");
             if (!verdict.isEmpty()) {
-                html.append("<span class=\"").append(span.recovered() ? "recovered" : "not-recovered").append("\">")
+                html.append("<span class=\"").append(span.recovered() ? "recovered" : span.notJudged() ? "not-judged"
+                        : "not-recovered").append("\">")
                         .append(HtmlTable.escape(verdict)).append("</span>");
             }
             html.append("</button></li>\n");

@@ -7,17 +7,18 @@ import dev.gauntlet.core.result.DisruptionRecord;
  * draws it: from its actual start to its actual end when it ran; a disruption that never started (or whose end was
  * not recorded) falls back to its plan, and one without any end is an instant. {@code recovery} and
  * {@code recoverySeconds} are the record's verdict ({@value DisruptionRecord#RECOVERED},
- * {@value DisruptionRecord#NOT_RECOVERED}, or null when the run had no recovery rule).
+ * {@value DisruptionRecord#NOT_RECOVERED}, {@value DisruptionRecord#NOT_JUDGED} with {@code recoveryNote} saying why,
+ * or null when the run had no recovery rule).
  */
 record DisruptionSpan(String name, double start, double end, boolean happened, String recovery,
-                      Double recoverySeconds) {
+                      Double recoverySeconds, String recoveryNote) {
 
     static DisruptionSpan of(DisruptionRecord r) {
         boolean happened = r.startSeconds() != null;
         double start = happened ? r.startSeconds() : r.plannedStartSeconds();
         Double end = happened && r.endSeconds() != null ? r.endSeconds() : r.plannedEndSeconds();
         return new DisruptionSpan(r.name(), start, end == null ? start : Math.max(start, end), happened,
-                r.recovery(), r.recoverySeconds());
+                r.recovery(), r.recoverySeconds(), r.recoveryNote());
     }
 
     /** Whether the workload was back to its baseline after the disruption, with a time to say when. */
@@ -37,10 +38,21 @@ record DisruptionSpan(String name, double start, double end, boolean happened, S
         return from.equals(to) ? "at " + from : from + "-" + to;
     }
 
-    /** The verdict in words: {@code recovered in 12.0s}, {@code not recovered}, or a dash without a verdict. */
+    /** Whether the next disruption or the phase's end came before the rule could judge it. */
+    boolean notJudged() {
+        return DisruptionRecord.NOT_JUDGED.equals(recovery);
+    }
+
+    /**
+     * The verdict in words: {@code recovered in 12.0s}, {@code not recovered}, {@code not judged: the next
+     * disruption, ... came 5.0s after its end ...}, or a dash without a verdict.
+     */
     String recoveryText() {
         if (recovered()) {
             return "recovered in " + Figures.seconds(recoverySeconds);
+        }
+        if (notJudged() && recoveryNote != null) {
+            return recovery + ": " + recoveryNote;
         }
         return recovery == null ? "—" : recovery;
     }

@@ -24,24 +24,32 @@ import org.HdrHistogram.Histogram;
  * Reads recovery and availability from a run's intervals alone (so an old result can be judged again):
  *
  * <ul>
- *   <li><b>recovery time</b> of each disruption: from its end until the rolling throughput of the rule's operation is
- *       back within the tolerance of the baseline phase's and its rolling p95 at most the latency factor times the
- *       baseline's, both holding for the rule's hold time; "not recovered" when that never happens before the phase
- *       the disruption ended in is over;</li>
+ *   <li><b>recovery</b> of each disruption, one of three verdicts. <i>Recovered</i>, with the time from its end to the
+ *       first rolling window of the rule's operation back inside the range the baseline's own windows held, when
+ *       the windows from there on stay in it for the rule's hold time as often as the baseline's did (less a tenth);
+ *       <i>not recovered</i> when that never happened in all the time it had (to the end of the phase it ended in
+ *       and of the rule's recovery phases after it, or to the next disruption's start), and that time was at least
+ *       the rule's window and hold; <i>not judged</i> when the next disruption or the phase's end came sooner (the
+ *       record says which, and when).</li>
  *   <li><b>unavailability</b>: the seconds of intervals in which nothing committed, over the run
  *       ({@code unavailableSeconds}) and per phase ({@code unavailableSeconds.PHASE}).</li>
  * </ul>
  *
- * Throughput at or above the baseline counts as recovered (a backlog drained fast is not a fault). The rolling window
- * sums the intervals' histograms, so its p95 is exact at the histograms' precision.
+ * <p>The range is the baseline's own: a window is back when its throughput is at least the lower of the rule's
+ * tolerance below the baseline's mean and the throughput of the baseline's 10th-percentile window, and its p95 at most
+ * the higher of the rule's latency factor times the baseline's p95 and the p95 of its 90th-percentile window. A
+ * steady baseline keeps the rule's tolerance; a noisy closed-loop one (1 s intervals swinging 830-1,390 a second)
+ * is not held to a line a third of its own windows missed. Throughput at or above the baseline counts as back (a
+ * backlog drained fast is not a fault). The rolling window sums the intervals' histograms, so its p95 is exact at the
+ * histograms' precision.
  *
  * <p>Runs through faults are judged by it as they end, and {@code report merge} judges the merged timeline of their
  * driver processes again by the rule each result records ({@link RecoveryRule}); a plan's phase
  * {@code until: recovered} ends by its parts, heard interval by interval.
  *
  * <p>It reads the run's every reporting interval (its {@link Timeline}: a long run's from its timeline file) twice,
- * one at a time, keeping the baseline's sums, a window's intervals and a few numbers per interval: a 12-hour run at
- * one-second intervals is judged in a few megabytes.
+ * one at a time, keeping the baseline's sums and its windows' two figures, a window's intervals and a few numbers per
+ * interval: a 12-hour run at one-second intervals is judged in a few megabytes.
  */
 public final class RecoveryAnalysis {
 
@@ -75,10 +83,13 @@ public final class RecoveryAnalysis {
         Optional<Baseline> baseline = baselineSum.baseline();
         double runEnd = lastEnd[0];
         List<Recovery> recoveries = new ArrayList<>();
+        List<Horizon> horizons = new ArrayList<>();
         for (DisruptionRecord d : run.disruptions()) {
             boolean ran = d.startSeconds() != null && d.endSeconds() != null;
-            recoveries.add(ran && baseline.isPresent() ? new Recovery(rule, d.endSeconds(),
-                    horizon(run, d.endSeconds(), recoveryPhases, runEnd)) : null);
+            Horizon h = ran ? horizon(run, d, recoveryPhases, runEnd) : null;
+            horizons.add(h);
+            recoveries.add(ran && baseline.isPresent() ? new Recovery(rule, baseline.get(), d.endSeconds(), h.at())
+                    : null);
         }
         if (recoveries.stream().anyMatch(java.util.Objects::nonNull)) {
             RollingWindow window = new RollingWindow(rule);
@@ -88,11 +99,25 @@ public final class RecoveryAnalysis {
                 recoveries.stream().filter(java.util.Objects::nonNull).forEach(r -> r.hear(i.t(), healthy));
             });
         }
+        double needs = (rule.windowSeconds() + rule.holdSeconds());
         List<DisruptionRecord> judged = new ArrayList<>();
         for (int k = 0; k < run.disruptions().size(); k++) {
             DisruptionRecord d = run.disruptions().get(k);
             Recovery r = recoveries.get(k);
-            judged.add(r == null ? d : d.withRecovery(r.seconds().orElse(null)));
+            if (r == null) {
+                judged.add(d);
+            } else if (r.seconds().isPresent()) {
+                judged.add(d.recovered(r.seconds().get()));
+            } else {
+                Horizon h = horizons.get(k);
+                double had = h.at() - d.endSeconds();
+                judged.add(had + 1e-6 >= needs
+                        ? d.notRecovered("not back in the " + Figures.seconds(had) + " to " + h.what())
+                        : d.notJudged(h.what() + " came " + Figures.seconds(Math.max(0, had))
+                                + " after its end, before the rule could hold (it needs " + Figures.seconds(needs)
+                                + ": a " + Figures.seconds(rule.windowSeconds()) + " window, held "
+                                + Figures.seconds(rule.holdSeconds()) + ")"));
+            }
         }
         Metrics metrics = Metrics.of(run);
         metrics.add(UNAVAILABLE, total[0], MetricInfo.lower());
@@ -102,29 +127,66 @@ public final class RecoveryAnalysis {
         if (baseline.isPresent()) {
             metrics.add("baselineOpsPerSecond", baseline.get().opsPerSecond(), MetricInfo.higher());
             metrics.add("baselineP95Ms", baseline.get().p95Ms(), MetricInfo.lower());
+            // The range a window must be back inside, from the baseline's own windows: the rule as it was applied.
+            metrics.add("recoveryFloorOpsPerSecond", baseline.get().floorOpsPerSecond(), MetricInfo.neither());
+            metrics.add("recoveryCeilingP95Ms", baseline.get().ceilingP95Ms(), MetricInfo.neither());
+            metrics.add("recoveryHoldShare", baseline.get().holdShare(), MetricInfo.neither());
         }
         return run.toBuilder().metrics(metrics).disruptions(judged).recoveryRule(rule).build();
     }
 
+    /** Until when a disruption's recovery is awaited, and what ends the wait there, in words. */
+    record Horizon(double at, String what) {
+    }
+
     /**
-     * The end of the phase holding {@code t} and of the {@code recoveryPhases} right after it ({@code runEnd}, the
-     * last interval's end, when no phase holds it; {@code t} when there is no interval).
+     * The end of the phase holding {@code d}'s end and of the {@code recoveryPhases} right after it ({@code runEnd},
+     * the last interval's end, when no phase holds it), or the start of the next disruption to begin after its end
+     * when that is sooner: what happens after it is the next one's to answer for. One that began before its end
+     * overlaps it, and it is judged with the other on.
      */
-    private static double horizon(RunResult run, double t, Set<String> recoveryPhases, double runEnd) {
+    private static Horizon horizon(RunResult run, DisruptionRecord d, Set<String> recoveryPhases, double runEnd) {
+        double t = d.endSeconds();
+        Horizon horizon = new Horizon(Double.isNaN(runEnd) ? t : runEnd, "the run's end at "
+                + Figures.seconds(Double.isNaN(runEnd) ? t : runEnd));
         List<Phase> phases = run.phases();
         for (int i = 0; i < phases.size(); i++) {
             if (t >= phases.get(i).startSeconds() - 1e-6 && t < phases.get(i).endSeconds()) {
                 while (i + 1 < phases.size() && recoveryPhases.contains(phases.get(i + 1).name())) {
                     i++;
                 }
-                return phases.get(i).endSeconds();
+                Phase p = phases.get(i);
+                horizon = new Horizon(p.endSeconds(), "the end of phase " + p.name() + " at "
+                        + Figures.seconds(p.endSeconds()));
+                break;
             }
         }
-        return Double.isNaN(runEnd) ? t : runEnd;
+        for (DisruptionRecord next : run.disruptions()) {
+            // One that overlaps this one (began before its end) does not end the wait: it is judged with it on.
+            if (next == d || next.startSeconds() == null || next.startSeconds() < t - 1e-9) {
+                continue;
+            }
+            if (next.startSeconds() < horizon.at()) {
+                horizon = new Horizon(next.startSeconds(), "the next disruption, " + next.name() + ", at "
+                        + Figures.seconds(next.startSeconds()));
+            }
+        }
+        return horizon;
     }
 
-    /** What recovery is measured against: the baseline phase's throughput and p95 of the rule's operation. */
-    public record Baseline(double opsPerSecond, double p95Ms) {
+    /**
+     * What recovery is measured against: the baseline phase's throughput and p95 of the rule's operation, the range a
+     * window must be back inside ({@code floorOpsPerSecond}, {@code ceilingP95Ms}), and the share of the windows of a
+     * hold that must be inside it ({@code holdShare}: the share of the baseline's own windows that were, less a tenth,
+     * between a half and nine tenths).
+     */
+    public record Baseline(double opsPerSecond, double p95Ms, double floorOpsPerSecond, double ceilingP95Ms,
+                           double holdShare) {
+
+        /** Whether a window of {@code rate} commits a second at {@code p95} ms is inside the range. */
+        boolean inside(double rate, double p95) {
+            return rate >= floorOpsPerSecond && p95 <= ceilingP95Ms;
+        }
     }
 
     /** The rule's operation in one interval: its commits and their latencies (all operations when it names none). */
@@ -145,24 +207,35 @@ public final class RecoveryAnalysis {
         }
     }
 
-    /** The baseline phase's intervals, summed as they come. */
+    /** The baseline phase's intervals, summed as they come, and the figures of each whole window inside it. */
     public static final class BaselineSum {
+        private static final double LOW_WINDOW = 10;
+        private static final double HIGH_WINDOW = 90;
+
         private final RecoveryRule rule;
         private final Histogram latency = new Histogram(3);
+        private final RollingWindow window;
+        private final List<double[]> windows = new ArrayList<>();
         private double seconds;
         private long count;
 
         public BaselineSum(RecoveryRule rule) {
             this.rule = rule;
+            this.window = new RollingWindow(rule);
         }
 
         /** Any interval: those of the baseline phase count. */
         public void add(Interval interval) {
             if (rule.baselinePhase().equals(interval.phase())) {
+                window.add(interval);
                 Share s = Share.of(interval, rule);
                 seconds += interval.seconds();
                 count += s.count();
                 latency.add(s.latency());
+                double[] figures = window.wholeIn(rule.baselinePhase());
+                if (figures != null) {
+                    windows.add(figures);
+                }
             }
         }
 
@@ -171,7 +244,26 @@ public final class RecoveryAnalysis {
             if (seconds <= 0 || count == 0) {
                 return Optional.empty();
             }
-            return Optional.of(new Baseline(count / seconds, latency.getValueAtPercentile(95) / 1e6));
+            double rate = count / seconds;
+            double p95 = latency.getValueAtPercentile(95) / 1e6;
+            double floor = (1 - rule.tolerance()) * rate;
+            double ceiling = rule.latencyFactor() * p95;
+            if (!windows.isEmpty()) {
+                floor = Math.min(floor, percentile(windows, 0, LOW_WINDOW));
+                ceiling = Math.max(ceiling, percentile(windows, 1, HIGH_WINDOW));
+            }
+            double f = floor;
+            double c = ceiling;
+            double inside = windows.isEmpty() ? 1.0
+                    : windows.stream().filter(w -> w[0] >= f && w[1] <= c).count() / (double) windows.size();
+            return Optional.of(new Baseline(rate, p95, floor, ceiling, Math.max(0.5, Math.min(0.9, inside - 0.1))));
+        }
+
+        /** The {@code p}th percentile (nearest rank) of the windows' figure {@code k}. */
+        private static double percentile(List<double[]> windows, int k, double p) {
+            double[] values = windows.stream().mapToDouble(w -> w[k]).sorted().toArray();
+            int rank = (int) Math.ceil(p / 100 * values.length);
+            return values[Math.max(0, Math.min(values.length - 1, rank - 1))];
         }
     }
 
@@ -181,7 +273,7 @@ public final class RecoveryAnalysis {
         private final Deque<Entry> entries = new ArrayDeque<>();
         private final Histogram latency = new Histogram(3);
 
-        private record Entry(double t, double seconds, Share share) {
+        private record Entry(double t, double seconds, String phase, Share share) {
         }
 
         public RollingWindow(RecoveryRule rule) {
@@ -191,7 +283,7 @@ public final class RecoveryAnalysis {
         /** The next interval; those that end a window or more before it leave. */
         public void add(Interval interval) {
             Share s = Share.of(interval, rule);
-            entries.addLast(new Entry(interval.t(), interval.seconds(), s));
+            entries.addLast(new Entry(interval.t(), interval.seconds(), interval.phase(), s));
             latency.add(s.latency());
             double window = rule.window().toNanos() / 1e9;
             while (entries.peekFirst().t() <= interval.t() - window + 1e-6) {
@@ -199,8 +291,14 @@ public final class RecoveryAnalysis {
             }
         }
 
-        /** Whether the window ending with the latest interval is within the rule of the baseline. */
+        /** Whether the window ending with the latest interval is inside the baseline's range. */
         public boolean healthy(Baseline baseline) {
+            double[] figures = figures();
+            return figures != null && baseline.inside(figures[0], figures[1]);
+        }
+
+        /** The window's throughput and p95 (ms); null when nothing committed in it. */
+        private double[] figures() {
             // Summed from the latest back, afresh each time: a running sum of seconds would drift off a boundary.
             double seconds = 0;
             long count = 0;
@@ -210,32 +308,53 @@ public final class RecoveryAnalysis {
                 count += entry.share().count();
             }
             if (seconds <= 0 || count == 0) {
-                return false;
+                return null;
             }
-            double rate = count / seconds;
-            double p95 = latency.getValueAtPercentile(95) / 1e6;
-            return rate >= (1 - rule.tolerance()) * baseline.opsPerSecond()
-                    && p95 <= rule.latencyFactor() * baseline.p95Ms();
+            return new double[] {count / seconds, latency.getValueAtPercentile(95) / 1e6};
+        }
+
+        /**
+         * The figures of the window ending with the latest interval when it is a whole window of {@code phase}'s
+         * intervals (as long as the rule's window, every interval in it of that phase) in which something committed;
+         * else null.
+         */
+        double[] wholeIn(String phase) {
+            double seconds = 0;
+            for (Entry e : entries) {
+                if (!phase.equals(e.phase())) {
+                    return null;
+                }
+                seconds += e.seconds();
+            }
+            if (seconds < rule.windowSeconds() - 1e-6) {
+                return null;
+            }
+            // A window in which nothing committed has no p95 to set a ceiling by: left out (an outage in the
+            // baseline must not make anything that commits count as back).
+            return figures();
         }
     }
 
     /**
-     * One disruption's recovery, heard interval by interval: from its {@code end}, recovered when the windows have
-     * been healthy for the hold time (counted from the first interval of that healthy stretch), not recovered when
-     * the {@code horizon} passes first.
+     * One disruption's recovery, heard interval by interval: from its {@code end}, recovered at the first window back
+     * inside the baseline's range from which the windows of the next hold time are inside it at least as often as the
+     * baseline's {@linkplain Baseline#holdShare hold share}; over once the {@code horizon} passes first.
      */
     public static final class Recovery {
         private final double end;
         private final double horizon;
         private final double hold;
-        private double since = Double.NaN;
+        private final double share;
+        /** The windows heard since the candidate start (the first one inside the range), by their end and verdict. */
+        private final Deque<double[]> heard = new ArrayDeque<>();
         private Double seconds;
         private boolean over;
 
-        public Recovery(RecoveryRule rule, double end, double horizon) {
+        public Recovery(RecoveryRule rule, Baseline baseline, double end, double horizon) {
             this.end = end;
             this.horizon = horizon;
             this.hold = rule.hold().toNanos() / 1e9;
+            this.share = baseline.holdShare();
         }
 
         /** The interval ending at {@code t}, whose window is {@code healthy} or not; true once recovered. */
@@ -247,19 +366,23 @@ public final class RecoveryAnalysis {
                 over = true;
                 return false;
             }
-            if (!healthy) {
-                since = Double.NaN;
-                return false;
+            heard.addLast(new double[] {t, healthy ? 1 : 0});
+            while (true) {
+                while (!heard.isEmpty() && heard.peekFirst()[1] == 0) {
+                    heard.removeFirst();
+                }
+                if (heard.isEmpty() || t - heard.peekFirst()[0] < hold - 1e-6) {
+                    return false;
+                }
+                long inside = heard.stream().filter(w -> w[1] == 1).count();
+                if (inside >= share * heard.size() - 1e-9) {
+                    // Recovered when the window ending with the first one back first looked like the baseline.
+                    seconds = Math.max(0, heard.peekFirst()[0] - end);
+                    over = true;
+                    return true;
+                }
+                heard.removeFirst();
             }
-            if (Double.isNaN(since)) {
-                since = t;
-            }
-            if (t - since >= hold - 1e-6) {
-                // Recovered when the window ending with the first healthy interval first looked like the baseline.
-                seconds = Math.max(0, since - end);
-                over = true;
-            }
-            return seconds != null;
         }
 
         /** Seconds from the end until recovered, or empty when it was not. */

@@ -7,17 +7,19 @@ import java.util.List;
  * What a planned disruption did, in seconds from the run's start: planned and actual start and end, outcome
  * ({@value #DONE}, {@value #FAILED} or {@value #NOT_STARTED}; {@value #PLANNED} in a driver process that did not inject
  * it, another process of the run did) and the notes it kept (or the error it failed with);
- * for a run with a recovery rule, how long after its end the workload was back to its baseline
- * ({@code recoverySeconds}, {@code recovery} = {@value #RECOVERED}) or that it never was before the phase ended
- * ({@value #NOT_RECOVERED}).
+ * for a run with a recovery rule, one of three verdicts ({@code recovery}): how long after its end the workload was
+ * back to its baseline ({@value #RECOVERED}, {@code recoverySeconds}); that it was not, for all the time the rule
+ * needs and more ({@value #NOT_RECOVERED}); or that the next disruption or the end of its phase came before the rule
+ * could hold ({@value #NOT_JUDGED}, {@code recoveryNote} says which and when).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds,
                                Double startSeconds, Double endSeconds, String outcome, List<String> notes,
-                               String recovery, Double recoverySeconds) {
+                               String recovery, Double recoverySeconds, String recoveryNote) {
 
     public static final String RECOVERED = "recovered";
     public static final String NOT_RECOVERED = "not recovered";
+    public static final String NOT_JUDGED = "not judged";
 
     public static final String DONE = "done";
     public static final String FAILED = "failed";
@@ -34,7 +36,7 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
 
     public DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds, Double startSeconds,
                             Double endSeconds, String outcome, List<String> notes) {
-        this(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome, notes, null, null);
+        this(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome, notes, null, null, null);
     }
 
     /** Whether this process injected it (false: another process of the run did, and this is its plan). */
@@ -45,16 +47,31 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
     /** This record {@code seconds} later: on a timeline that starts that much earlier (a merge's). */
     public DisruptionRecord shifted(double seconds) {
         return new DisruptionRecord(name, plannedStartSeconds + seconds, plus(plannedEndSeconds, seconds),
-                plus(startSeconds, seconds), plus(endSeconds, seconds), outcome, notes, recovery, recoverySeconds);
+                plus(startSeconds, seconds), plus(endSeconds, seconds), outcome, notes, recovery, recoverySeconds,
+                recoveryNote);
     }
 
     private static Double plus(Double t, double seconds) {
         return t == null ? null : t + seconds;
     }
 
-    /** This record with a recovery verdict: seconds after its end, or null when it did not recover. */
-    public DisruptionRecord withRecovery(Double seconds) {
+    /** This record recovered {@code seconds} after its end. */
+    public DisruptionRecord recovered(double seconds) {
+        return withVerdict(RECOVERED, seconds, null);
+    }
+
+    /** This record not recovered in all the time the rule had ({@code note}: how long that was). */
+    public DisruptionRecord notRecovered(String note) {
+        return withVerdict(NOT_RECOVERED, null, note);
+    }
+
+    /** This record not judged: {@code why} the rule could not hold before its horizon. */
+    public DisruptionRecord notJudged(String why) {
+        return withVerdict(NOT_JUDGED, null, why);
+    }
+
+    private DisruptionRecord withVerdict(String verdict, Double seconds, String note) {
         return new DisruptionRecord(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome,
-                notes, seconds != null ? RECOVERED : NOT_RECOVERED, seconds);
+                notes, verdict, seconds, note);
     }
 }

@@ -7,9 +7,11 @@ import java.util.List;
 
 /**
  * When a workload counts as recovered from a disruption (a plan's {@code recovery}): the rolling throughput of
- * {@code operation} (null: all operations) over {@code windowSeconds} within {@code tolerance} of the
- * {@code baselinePhase}'s, and its p95 at most {@code latencyFactor} times the baseline's, both held for
- * {@code holdSeconds}. A disruption's recovery is awaited until the end of the phase it ended in and of the
+ * {@code operation} (null: all operations) over {@code windowSeconds} back inside the range the
+ * {@code baselinePhase}'s own windows held (at least the lower of {@code 1 - tolerance} times its mean and its
+ * 10th-percentile window; p95 at most the higher of {@code latencyFactor} times its p95 and its 90th-percentile
+ * window), and staying there for {@code holdSeconds} as often as the baseline's windows did (the report package's
+ * {@code RecoveryAnalysis} applies it). A disruption's recovery is awaited until the end of the phase it ended in and of the
  * {@code recoveryPhases} right after it (a plan's phases {@code until: recovered}: they exist to let it recover).
  *
  * <p>A run through faults records it in its result ({@code recoveryRule}), so its recovery can be judged again from

@@ -283,7 +283,8 @@
             title: describe(d, i)});
         }
         var recovered = d.recoveredAt != null;
-        var at = recovered ? u.valToPos(d.recoveredAt, 'x') : d.recovery ? right : null;
+        // Not judged (the next disruption or the phase's end came first): no flag, the list says why.
+        var at = recovered ? u.valToPos(d.recoveredAt, 'x') : d.recovery === 'not recovered' ? right : null;
         if (at == null || at < 0 || at > width) {
           return;
         }

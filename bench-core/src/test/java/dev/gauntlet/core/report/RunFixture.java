@@ -261,9 +261,9 @@ final class RunFixture {
             run.phase(new Phase(p[0], start, end, Map.of(), true, phaseOps));
         }
         run.disruption(new DisruptionRecord("kill-primary", 30, 32.0, 30.1, 32.0, DisruptionRecord.DONE,
-                List.of("pg_ctl stop -m immediate")).withRecovery(12.0));
+                List.of("pg_ctl stop -m immediate")).recovered(12.0));
         run.disruption(new DisruptionRecord("partition </script><b>x</b>", 70, 80.0, 70.0, 80.0, DisruptionRecord.DONE,
-                List.of("iptables </script><script>alert(1)</script>")).withRecovery(null));
+                List.of("iptables </script><script>alert(1)</script>")).notRecovered(null));
         return run.build();
     }
 
@@ -304,14 +304,14 @@ final class RunFixture {
             phaseOps.put("payment", IntervalOperation.of(payment, end - start, 0, 0, Map.of()));
             run.phase(new Phase(name, start, end, Map.of(), (Boolean) p[3], phaseOps));
         }
-        run.disruption(done("disk-stall#1", 62, 72).withRecovery(8.0));
-        run.disruption(done("disk-stall#2", 75, 85).withRecovery(15.0));
-        run.disruption(done("disk-stall#3", 88, 98).withRecovery(2.0));
-        run.disruption(done("restart-fast", 101, 101.5).withRecovery(5.0));
-        run.disruption(done("restart-immediate", 104, 106).withRecovery(null));
-        run.disruption(done("kill-backend", 107, 107.05).withRecovery(3.0));
-        run.disruption(done("terminate-sessions", 108, 108.02).withRecovery(null));
-        run.disruption(done("zone-outage", 140, 200).withRecovery(12.0));
+        run.disruption(done("disk-stall#1", 62, 72).recovered(8.0));
+        run.disruption(done("disk-stall#2", 75, 85).recovered(15.0));
+        run.disruption(done("disk-stall#3", 88, 98).recovered(2.0));
+        run.disruption(done("restart-fast", 101, 101.5).recovered(5.0));
+        run.disruption(done("restart-immediate", 104, 106).notRecovered(null));
+        run.disruption(done("kill-backend", 107, 107.05).recovered(3.0));
+        run.disruption(done("terminate-sessions", 108, 108.02).notRecovered(null));
+        run.disruption(done("zone-outage", 140, 200).recovered(12.0));
         run.disruption(new DisruptionRecord("full-partition", 220, 230.0, null, null, DisruptionRecord.NOT_STARTED,
                 List.of("the run ended first")));
         return run.build();

@@ -185,10 +185,10 @@ final class SyntheticHours {
                         new Phase("recovery", RECOVERY_FROM, SECONDS, Map.of(), true, Map.of())))
                 .disruptions(List.of(
                         new DisruptionRecord("kill-primary", OUTAGE_FROM, OUTAGE_FROM + 2.0, (double) OUTAGE_FROM,
-                                OUTAGE_FROM + 2.0, DisruptionRecord.DONE, List.of()).withRecovery(3.0),
+                                OUTAGE_FROM + 2.0, DisruptionRecord.DONE, List.of()).recovered(3.0),
                         new DisruptionRecord("partition", LAG_SPIKE_AT - 30, (double) LAG_SPIKE_AT,
                                 LAG_SPIKE_AT - 30.0, (double) LAG_SPIKE_AT, DisruptionRecord.DONE, List.of())
-                                .withRecovery(1.0)))
+                                .recovered(1.0)))
                 .gauges(gauges).intervals(intervals).build();
     }
 }

@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * A phase's condition {@code until: recovered}: it holds once the workload is back, by the same {@link RecoveryRule}
  * the result's recovery times are judged by ({@link RecoveryAnalysis}), counted from the phase's start: the rolling
- * throughput within the tolerance of the baseline phase's and the rolling p95 within the latency factor of its, both
- * for the rule's hold time. It reads the intervals as the run closes them and keeps the baseline phase's sums and the
+ * window back inside the range the baseline phase's own windows held (throughput and p95), and held there for the
+ * rule's hold time as often as the baseline's windows were. It reads the intervals as the run closes them and keeps the baseline phase's sums and the
  * rolling window's intervals, nothing more (a run of hours keeps no more than one of minutes); the phase's length is
  * the limit when recovery never comes.
  */
@@ -42,9 +42,10 @@ final class Recovered implements Condition {
         }
         if (baseline == null) {
             baseline = baselineSum.baseline();
-            recovery = new RecoveryAnalysis.Recovery(rule, closed.t() - closed.seconds(), Double.MAX_VALUE);
+            recovery = baseline.map(b -> new RecoveryAnalysis.Recovery(rule, b, closed.t() - closed.seconds(),
+                    Double.MAX_VALUE)).orElse(null);
         }
-        recovered = baseline.isPresent() && recovery.hear(closed.t(), window.healthy(baseline.get()));
+        recovered = recovery != null && recovery.hear(closed.t(), window.healthy(baseline.get()));
     }
 
     @Override

@@ -87,10 +87,11 @@ class RecoveryAnalysisTest {
         assertTrue(heldAt > 100, "not while the rate was half: " + heldAt);
 
         // A disruption that ended in the phase before is judged through the recovery phase, as the condition was;
-        // without it, only until its own phase ends (10 s: too short to hold 30 s).
+        // without it, only until its own phase ends (5 s after its end: too short for a 10 s window held 30 s, so
+        // not judged).
         RunResult faulted = run(series, List.of(new Phase("baseline", 0, 40), new Phase("faults", 40, 60),
                 new Phase("recovery", 60, 200)), List.of(disruption("outage", 50, 55)));
-        assertEquals(DisruptionRecord.NOT_RECOVERED, RecoveryAnalysis.apply(faulted, RULE).disruptions().get(0).recovery());
+        assertEquals(DisruptionRecord.NOT_JUDGED, RecoveryAnalysis.apply(faulted, RULE).disruptions().get(0).recovery());
         DisruptionRecord throughRecovery = RecoveryAnalysis.apply(faulted, RULE.throughPhases(List.of("recovery")))
                 .disruptions().get(0);
         assertEquals(DisruptionRecord.RECOVERED, throughRecovery.recovery());
