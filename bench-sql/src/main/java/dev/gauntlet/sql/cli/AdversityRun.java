@@ -93,6 +93,10 @@ final class AdversityRun implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e instanceof PlanFile.PlanException ? e.getMessage() : file + ": " + e.getMessage(), e);
         }
+        if (connection.cluster()) {
+            throw new BadInputException("--plan with --cluster is not supported yet: start the cluster with 'lab up' "
+                    + "and run the plan against its URL with --url, its faults as kind: command disruptions");
+        }
         if (connection.pools().contains(PoolMode.PGBOUNCER)) {
             throw new BadInputException("--plan: --pool pgbouncer is not supported (PgBouncer would not follow a failover); "
                     + "use direct or pooled");

@@ -9,6 +9,7 @@ import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.DatabaseUnavailableException;
 import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.sql.PoolMode;
+import dev.gauntlet.sql.lab.PatroniCluster;
 import dev.gauntlet.sql.server.LocalPostgres;
 import dev.gauntlet.sql.server.PgBouncer;
 import java.io.PrintStream;
@@ -59,6 +60,28 @@ public final class ConnectionOptions {
             description = "Embedded database only: discard its cached data directory and start empty.")
     boolean fresh;
 
+    @Option(names = "--cluster", paramLabel = "patroni",
+            description = {"Instead of --url or the embedded PostgreSQL, start a real HA cluster on this machine for "
+                    + "the run and take it down after (Ctrl-C and failures included): --cluster-nodes PostgreSQL nodes "
+                    + "each run by Patroni, three etcd members, HAProxy in front; every host in a network namespace "
+                    + "of its own. The same as 'lab up'. Needs root and Debian's packages: apt-get install patroni "
+                    + "etcd-server haproxy postgresql iproute2."})
+    String cluster;
+
+    @Option(names = "--cluster-nodes", paramLabel = "N", defaultValue = "3",
+            description = "PostgreSQL nodes of --cluster (default: ${DEFAULT-VALUE}).")
+    int clusterNodes;
+
+    @Option(names = "--cluster-standby", paramLabel = "sync|async", defaultValue = "sync",
+            description = "Patroni's synchronous_mode for --cluster (default: ${DEFAULT-VALUE}).")
+    String clusterStandby;
+
+    @Option(names = "--cluster-route", paramLabel = "haproxy|multi-host", defaultValue = "haproxy",
+            description = {"How the workload reaches --cluster's leader: haproxy (default), HAProxy's primary port, "
+                    + "which follows Patroni's /primary health check; multi-host, a URL of every node with "
+                    + "targetServerType=primary, the driver finding the primary itself."})
+    String clusterRoute;
+
     /** Where {@link #open} reported; a started PgBouncer is announced there too. */
     private PrintStream console = System.out;
 
@@ -76,8 +99,14 @@ public final class ConnectionOptions {
         return poolSize;
     }
 
+    /** Whether the run starts the embedded PostgreSQL (no --url, no --cluster). */
     public boolean embedded() {
-        return url == null;
+        return url == null && cluster == null;
+    }
+
+    /** Whether --cluster starts a lab for the run. */
+    public boolean cluster() {
+        return cluster != null;
     }
 
     /**
@@ -92,6 +121,9 @@ public final class ConnectionOptions {
         console = out;
         if (poolSize < 1) {
             throw new BadInputException("--pool-size must be at least 1 (got " + poolSize + ")");
+        }
+        if (cluster != null) {
+            return openCluster(databaseName, out);
         }
         if (url != null) {
             if (!url.startsWith("jdbc:")) {
@@ -124,6 +156,53 @@ public final class ConnectionOptions {
         }
     }
 
+    /**
+     * Throws {@link BadInputException} when --cluster was given to a command that works on a database that stays
+     * ({@code init}, {@code check}, {@code drop}): a lab lives for one run.
+     */
+    public void refuseCluster() {
+        if (cluster != null) {
+            throw new BadInputException("--cluster starts a cluster for one run and takes it down after: load it with "
+                    + "run --cluster patroni --init, or start one with 'lab up' and give its URL with --url");
+        }
+    }
+
+    /** Starts --cluster's lab, makes the database, and returns it owning the lab (closing it takes the lab down). */
+    private Database openCluster(String databaseName, PrintStream out) {
+        if (!"patroni".equals(cluster)) {
+            throw new BadInputException("--cluster " + cluster + " is not a cluster Gauntlet can start; --cluster patroni is");
+        }
+        if (url != null) {
+            throw new BadInputException("--cluster starts its own cluster: give it or --url, not both");
+        }
+        if (!"haproxy".equals(clusterRoute) && !"multi-host".equals(clusterRoute)) {
+            throw new BadInputException("--cluster-route must be haproxy or multi-host, not '" + clusterRoute + "'");
+        }
+        PatroniCluster.Settings settings = LabCommand.settings(clusterNodes, clusterStandby, 1_048_576);
+        LabCommand.requireHost();
+        out.println("Starting a Patroni lab (" + clusterNodes + " nodes, " + clusterStandby + ", through "
+                + clusterRoute + ")...");
+        PatroniCluster lab;
+        try {
+            lab = PatroniCluster.start(settings, line -> out.println("  " + line));
+        } catch (IllegalStateException e) {
+            throw new RunFailedException("the Patroni lab did not start: " + e.getMessage(), e);
+        }
+        try {
+            lab.createDatabase(databaseName);
+            String route = "haproxy".equals(clusterRoute) ? lab.haproxyUrl(databaseName) : lab.multiHostUrl(databaseName);
+            Database db = probe(lab.settings(route), lab);
+            out.println("Database: " + db.version() + ", Patroni lab " + lab.members().stream()
+                    .map(m -> m.name() + " " + m.role()).toList());
+            out.println("  url:    " + route);
+            out.println("  watch:  " + lab.patronictl());
+            return db;
+        } catch (RuntimeException e) {
+            lab.close();
+            throw e;
+        }
+    }
+
     /** {@code url} with the user and password given ({@code --user}, {@code --password}) or from the environment. */
     ConnectionSettings settings(String url) {
         return ConnectionSettings.withDefaults(url, user, password);
@@ -141,6 +220,7 @@ public final class ConnectionOptions {
      * {@code <what> failed: <message>}.
      */
     public <T> T admin(String databaseName, String what, AdminWork<T> work) {
+        refuseCluster();
         try (Database db = open(databaseName, System.out); Connection c = db.settings().connectForAdmin()) {
             return work.run(c);
         } catch (SQLException e) {
@@ -148,7 +228,7 @@ public final class ConnectionOptions {
         }
     }
 
-    private static Database probe(ConnectionSettings settings, LocalPostgres embedded) {
+    private static Database probe(ConnectionSettings settings, AutoCloseable embedded) {
         try {
             return Database.probe(settings, embedded);
         } catch (DatabaseUnavailableException e) {

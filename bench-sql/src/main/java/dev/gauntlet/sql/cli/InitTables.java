@@ -31,6 +31,7 @@ final class InitTables<L> implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        connection.refuseCluster();
         try (Database db = connection.open(definition.name(), System.out)) {
             load(definition, db, drop);
             return ExitCode.OK;

@@ -40,6 +40,9 @@ public abstract class SqlWorkloadCommand extends WorkloadCommand {
         }
         add(cli, tables, "check", new CheckTables<>(tables), tables.checkOptions());
         add(cli, tables, "drop", new DropTables(tables));
+        if (!cli.getSubcommands().containsKey("lab")) {
+            cli.addSubcommand("lab", new LabCommand());
+        }
     }
 
     private static void add(CommandLine cli, SqlTables<?> definition, String name, Object command, Object... mixins) {

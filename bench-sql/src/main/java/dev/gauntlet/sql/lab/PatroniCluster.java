@@ -1,0 +1,547 @@
+package dev.gauntlet.sql.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.gauntlet.core.host.HostCommand;
+import dev.gauntlet.sql.ConnectionSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real HA PostgreSQL cluster on this machine, as a lab: {@code nodes} PostgreSQL servers each run by its own Patroni,
+ * three etcd members as Patroni's consensus store, each host in a network namespace of its own on one bridge
+ * ({@link LabNetwork}), and HAProxy in front routing to whichever node Patroni's {@code /primary} health check names.
+ * The cluster decides who leads after a node dies or is cut off (Patroni's leader key in etcd, its TTL and loop), not
+ * Gauntlet. The driver reaches the leader through HAProxy ({@link #haproxyUrl}) or a multi-host URL with
+ * {@code targetServerType=primary} ({@link #multiHostUrl}).
+ *
+ * <p>{@link #close} takes everything down, processes, namespaces, bridge and data directories, and so does a JVM
+ * shutdown (Ctrl-C); {@code lab down} removes what a killed JVM left behind.
+ */
+public final class PatroniCluster implements AutoCloseable {
+
+    /** Where labs keep their data directories, logs and configuration: one directory per lab, by its tag. */
+    public static final Path ROOT = Path.of("/var/tmp/gauntlet/lab");
+    /** The superuser the workload connects as; its password is made afresh for each lab. */
+    public static final String SUPERUSER = "postgres";
+    private static final int ETCD_MEMBERS = 3;
+    private static final Duration START_LIMIT = Duration.ofMinutes(3);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /**
+     * How the lab is made.
+     *
+     * @param nodes                PostgreSQL nodes (at least 2)
+     * @param synchronous          Patroni's {@code synchronous_mode}: a commit waits for a synchronous standby, and
+     *                             only such a standby may be promoted
+     * @param maximumLagOnFailover the most WAL (bytes) a replica may be behind and still be promoted
+     * @param ttl                  seconds the leader key lives without the leader renewing it
+     * @param loopWait             seconds between Patroni's loops
+     * @param retryTimeout         seconds Patroni retries etcd and PostgreSQL before it demotes
+     */
+    public record Settings(int nodes, boolean synchronous, long maximumLagOnFailover, int ttl, int loopWait,
+                           int retryTimeout) {
+
+        /** Three nodes, asynchronous, Patroni's default lag (1 MB), faster timings than its defaults. */
+        public static Settings defaults() {
+            return new Settings(3, false, 1_048_576, 15, 2, 5);
+        }
+
+        public Settings {
+            if (nodes < 2 || nodes > 9) {
+                throw new IllegalArgumentException("a Patroni lab has 2 to 9 nodes, not " + nodes);
+            }
+            if (ttl < loopWait + 2 * retryTimeout) {
+                throw new IllegalArgumentException("Patroni needs ttl >= loop_wait + 2 x retry_timeout (" + ttl
+                        + " < " + loopWait + " + 2 x " + retryTimeout + ")");
+            }
+        }
+
+        public Settings synchronous(boolean sync) {
+            return new Settings(nodes, sync, maximumLagOnFailover, ttl, loopWait, retryTimeout);
+        }
+
+        public Settings nodes(int n) {
+            return new Settings(n, synchronous, maximumLagOnFailover, ttl, loopWait, retryTimeout);
+        }
+
+        public Settings maximumLagOnFailover(long bytes) {
+            return new Settings(nodes, synchronous, bytes, ttl, loopWait, retryTimeout);
+        }
+    }
+
+    /** One member as Patroni's {@code /cluster} lists it. */
+    public record Member(String name, String role, String state, String host, Integer timeline, Long lagBytes) {
+
+        public boolean leads() {
+            return "leader".equals(role);
+        }
+    }
+
+    private final LabHost.Programs programs;
+    private final Settings settings;
+    private final String tag;
+    private final Path directory;
+    private final String password;
+    private final List<Process> processes = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final Map<String, String> nodeAddresses = new LinkedHashMap<>();
+    private final Map<String, Process> patronis = new LinkedHashMap<>();
+    private LabNetwork network;
+    private int haproxyPort;
+    private int haproxyReplicaPort;
+    private Thread shutdownHook;
+    private boolean closed;
+
+    private PatroniCluster(LabHost.Programs programs, Settings settings, String tag) {
+        this.programs = programs;
+        this.settings = settings;
+        this.tag = tag;
+        this.directory = ROOT.resolve(tag);
+        this.password = HexFormat.of().formatHex(random(12));
+    }
+
+    /**
+     * Starts a lab and returns once Patroni has a leader, every node runs, and HAProxy's primary port answers SQL;
+     * says what it does on {@code progress}. Refuses (one line, nothing started) without root or the packages.
+     */
+    public static PatroniCluster start(Settings settings, java.util.function.Consumer<String> progress) {
+        LabHost.Programs programs = LabHost.require();
+        String tag = HexFormat.of().formatHex(random(2));
+        PatroniCluster cluster = new PatroniCluster(programs, settings, tag);
+        cluster.shutdownHook = new Thread(cluster::close, "gauntlet-lab-down");
+        Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
+        try {
+            cluster.bringUp(progress);
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void bringUp(java.util.function.Consumer<String> progress) {
+        long t0 = System.nanoTime();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the lab's directory " + directory + ": " + e, e);
+        }
+        network = LabNetwork.create(programs, tag);
+        progress.accept("network " + network.cidr() + " (namespaces " + network.namespace("n1") + "...)");
+        List<String> etcdHosts = new ArrayList<>();
+        StringBuilder initial = new StringBuilder();
+        for (int e = 1; e <= ETCD_MEMBERS; e++) {
+            String address = network.addHost("e" + e, 20 + e);
+            etcdHosts.add(address);
+            initial.append(e == 1 ? "" : ",").append("e").append(e).append("=http://").append(address).append(":2380");
+        }
+        for (int e = 1; e <= ETCD_MEMBERS; e++) {
+            startEtcd("e" + e, etcdHosts.get(e - 1), initial.toString());
+        }
+        for (int n = 1; n <= settings.nodes(); n++) {
+            nodeAddresses.put("n" + n, network.addHost("n" + n, 10 + n));
+        }
+        progress.accept(ETCD_MEMBERS + " etcd members started; starting " + settings.nodes() + " Patroni nodes");
+        for (String node : nodeAddresses.keySet()) {
+            startPatroni(node, etcdHosts);
+        }
+        startHaproxy();
+        awaitReady();
+        progress.accept(String.format(Locale.ROOT, "cluster up in %.1f s: leader %s", (System.nanoTime() - t0) / 1e9,
+                leader().map(Member::name).orElse("?")));
+    }
+
+    private void startEtcd(String name, String address, String initialCluster) {
+        Path data = directory.resolve(name);
+        List<String> command = new ArrayList<>(network.in(name));
+        command.addAll(List.of(programs.etcd().toString(), "--name", name, "--data-dir", data.toString(),
+                "--listen-peer-urls", "http://" + address + ":2380",
+                "--initial-advertise-peer-urls", "http://" + address + ":2380",
+                "--listen-client-urls", "http://" + address + ":2379,http://127.0.0.1:2379",
+                "--advertise-client-urls", "http://" + address + ":2379",
+                "--initial-cluster", initialCluster, "--initial-cluster-token", "gauntlet-" + tag,
+                "--initial-cluster-state", "new", "--heartbeat-interval", "100", "--election-timeout", "1000",
+                "--logger", "zap", "--log-level", "warn"));
+        processes.add(launch(command, directory.resolve(name + ".log")));
+    }
+
+    private void startPatroni(String node, List<String> etcdHosts) {
+        Path home = directory.resolve(node);
+        String address = nodeAddresses.get(node);
+        Map<String, Object> dcs = new LinkedHashMap<>();
+        dcs.put("ttl", settings.ttl());
+        dcs.put("loop_wait", settings.loopWait());
+        dcs.put("retry_timeout", settings.retryTimeout());
+        dcs.put("maximum_lag_on_failover", settings.maximumLagOnFailover());
+        dcs.put("synchronous_mode", settings.synchronous());
+        // A leader's postmaster that dies is failed over, not restarted in place; in synchronous mode an isolated
+        // leader stops in 5 s instead of waiting for wal_sender_timeout (60 s).
+        dcs.put("primary_start_timeout", 0);
+        dcs.put("primary_stop_timeout", 5);
+        dcs.put("postgresql", Map.of("use_pg_rewind", true, "use_slots", true, "parameters", Map.of(
+                "wal_log_hints", "on", "max_connections", 300, "max_wal_senders", 10, "max_replication_slots", 10,
+                "wal_keep_size", "256MB", "hot_standby", "on")));
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("scope", "gauntlet-" + tag);
+        config.put("name", node);
+        config.put("log", Map.of("level", "WARNING", "dir", home.resolve("log").toString()));
+        config.put("restapi", Map.of("listen", address + ":8008", "connect_address", address + ":8008"));
+        config.put("etcd3", Map.of("hosts", etcdHosts.stream().map(h -> h + ":2379").toList()));
+        config.put("bootstrap", Map.of("dcs", dcs, "initdb", List.of(Map.of("encoding", "UTF8"), "data-checksums")));
+        Map<String, Object> pg = new LinkedHashMap<>();
+        pg.put("listen", address + ":5432");
+        pg.put("connect_address", address + ":5432");
+        pg.put("data_dir", home.resolve("data").toString());
+        pg.put("bin_dir", programs.postgresBin().toString());
+        pg.put("pgpass", home.resolve("pgpass").toString());
+        pg.put("authentication", Map.of(
+                "superuser", Map.of("username", SUPERUSER, "password", password),
+                "replication", Map.of("username", "replicator", "password", password),
+                "rewind", Map.of("username", "rewinder", "password", password)));
+        pg.put("parameters", Map.of("unix_socket_directories", home.toString(), "shared_buffers", "64MB"));
+        pg.put("pg_hba", List.of("local all all trust", "host all all 127.0.0.1/32 md5",
+                "host replication replicator " + network.cidr() + " md5", "host all all " + network.cidr() + " md5"));
+        config.put("postgresql", pg);
+        Path file = home.resolve("patroni.yml");
+        try {
+            Files.createDirectories(home.resolve("log"));
+            new YAMLMapper().writeValue(file.toFile(), config);
+            LabHost.run("chown", "-R", "postgres:postgres", home.toString());
+            LabHost.run("chmod", "700", home.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        List<String> command = new ArrayList<>(network.in(node));
+        command.addAll(List.of(programs.runuser().toString(), "-u", "postgres", "--", programs.patroni().toString(),
+                file.toString()));
+        Process p = launch(command, directory.resolve(node + ".log"));
+        processes.add(p);
+        patronis.put(node, p);
+    }
+
+    private void startHaproxy() {
+        haproxyPort = dev.gauntlet.core.host.LoopbackPorts.free();
+        haproxyReplicaPort = dev.gauntlet.core.host.LoopbackPorts.free();
+        StringBuilder cfg = new StringBuilder("""
+                global
+                  maxconn 2000
+                defaults
+                  mode tcp
+                  timeout connect 4s
+                  timeout client 30m
+                  timeout server 30m
+                  timeout check 2s
+                """);
+        for (String[] listen : new String[][] {{"primary", String.valueOf(haproxyPort)},
+                {"replica", String.valueOf(haproxyReplicaPort)}}) {
+            cfg.append("listen ").append(listen[0]).append('\n')
+                    .append("  bind 127.0.0.1:").append(listen[1]).append('\n')
+                    // OPTIONS, not GET: a GET resets Patroni's connections and fills its log with tracebacks.
+                    .append("  option httpchk OPTIONS /").append(listen[0]).append('\n')
+                    .append("  http-check expect status 200\n")
+                    .append("  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions\n");
+            nodeAddresses.forEach((node, address) -> cfg.append("  server ").append(node).append(' ').append(address)
+                    .append(":5432 check port 8008\n"));
+        }
+        Path file = directory.resolve("haproxy.cfg");
+        try {
+            Files.writeString(file, cfg);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        processes.add(launch(List.of(programs.haproxy().toString(), "-db", "-f", file.toString()),
+                directory.resolve("haproxy.log")));
+    }
+
+    private static Process launch(List<String> command, Path log) {
+        try {
+            return HostCommand.of(command).env("LC_ALL", "C.UTF-8").start(ProcessBuilder.Redirect.appendTo(log.toFile()),
+                    null);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + command.get(command.size() > 4 ? 4 : 0) + ": " + e, e);
+        }
+    }
+
+    /** Waits for a leader, every node running, and SQL through HAProxy's primary port. */
+    private void awaitReady() {
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        String last = "no answer from Patroni yet";
+        while (System.nanoTime() < deadline) {
+            for (Process p : processes) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("a lab process exited while the cluster started ("
+                            + p.info().commandLine().orElse("?") + "); logs in " + directory);
+                }
+            }
+            try {
+                List<Member> members = members();
+                boolean led = members.stream().anyMatch(Member::leads);
+                long running = members.stream().filter(m -> "running".equals(m.state())
+                        || "streaming".equals(m.state())).count();
+                boolean synced = !settings.synchronous()
+                        || members.stream().anyMatch(m -> "sync_standby".equals(m.role()));
+                last = members.toString();
+                if (led && synced && running == settings.nodes()) {
+                    try (Connection c = connect(haproxyUrl("postgres")); Statement s = c.createStatement()) {
+                        s.execute("SELECT 1");
+                        return;
+                    } catch (SQLException e) {
+                        last = "HAProxy's primary port: " + e.getMessage();
+                    }
+                }
+            } catch (IllegalStateException e) {
+                last = e.getMessage();
+            }
+            sleep(500);
+        }
+        throw new IllegalStateException("the Patroni lab did not come up in " + START_LIMIT.toMinutes()
+                + " min (" + last + "); logs in " + directory);
+    }
+
+    /** The members as a node's Patroni sees them ({@code GET /cluster}), from the first node that answers. */
+    public List<Member> members() {
+        IllegalStateException failure = null;
+        for (String address : nodeAddresses.values()) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + address
+                        + ":8008/cluster")).timeout(Duration.ofSeconds(2)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 200) {
+                    continue;
+                }
+                List<Member> members = new ArrayList<>();
+                for (JsonNode m : JSON.readTree(r.body()).path("members")) {
+                    members.add(new Member(m.path("name").asText(), m.path("role").asText(), m.path("state").asText(),
+                            m.path("host").asText(), m.hasNonNull("timeline") ? m.get("timeline").asInt() : null,
+                            m.hasNonNull("lag") && m.get("lag").isNumber() ? m.get("lag").asLong() : null));
+                }
+                members.sort(Comparator.comparing(Member::name));
+                return members;
+            } catch (IOException e) {
+                failure = new IllegalStateException("Patroni's REST API on " + address + ": " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        throw failure != null ? failure : new IllegalStateException("no Patroni REST API answered");
+    }
+
+    /** The member that leads now, as Patroni says. */
+    public Optional<Member> leader() {
+        return members().stream().filter(Member::leads).findFirst();
+    }
+
+    /** {@code jdbc:postgresql://127.0.0.1:PORT/DB}: HAProxy's primary port, which follows the leader. */
+    public String haproxyUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + haproxyPort + "/" + database;
+    }
+
+    /** HAProxy's port that routes to the replicas. */
+    public String haproxyReplicaUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + haproxyReplicaPort + "/" + database;
+    }
+
+    /** Every node in one URL, the driver picking the primary ({@code targetServerType=primary}). */
+    public String multiHostUrl(String database) {
+        return "jdbc:postgresql://" + String.join(",", nodeAddresses.values().stream().map(a -> a + ":5432").toList())
+                + "/" + database + "?targetServerType=primary&hostRecheckSeconds=2";
+    }
+
+    /** The superuser's name and this lab's password, for {@code url}. */
+    public ConnectionSettings settings(String url) {
+        return new ConnectionSettings(url, SUPERUSER, password);
+    }
+
+    public String password() {
+        return password;
+    }
+
+    /** Creates {@code database} on the leader unless it exists. */
+    public void createDatabase(String database) {
+        try (Connection c = connect(haproxyUrl("postgres")); Statement s = c.createStatement()) {
+            try (var rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database.replace("'", "''")
+                    + "'")) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+            s.execute("CREATE DATABASE \"" + database.replace("\"", "\"\"") + "\"");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + database + " in the lab: " + e.getMessage(), e);
+        }
+    }
+
+    private Connection connect(String url) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", SUPERUSER);
+        p.setProperty("password", password);
+        p.setProperty("connectTimeout", "3");
+        p.setProperty("socketTimeout", "10");
+        return DriverManager.getConnection(url, p);
+    }
+
+    /** The line that lists the cluster by hand: {@code patronictl -c .../n1/patroni.yml list}. */
+    public String patronictl() {
+        return String.join(" ", network.in("n1")) + " " + programs.patronictl() + " -c "
+                + directory.resolve("n1").resolve("patroni.yml") + " list";
+    }
+
+    /** The lab's nodes by name ({@code n1}...), with their addresses. */
+    public Map<String, String> nodes() {
+        return Map.copyOf(nodeAddresses);
+    }
+
+    public Settings clusterSettings() {
+        return settings;
+    }
+
+    /** The lab's directory: data directories, configurations, logs. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** The network the lab's hosts are on (a node is cut off through it). */
+    LabNetwork network() {
+        return network;
+    }
+
+    /** Stops every process, removes the namespaces, the bridge and the directory. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // the JVM is going down: the hook is running or will
+            }
+        }
+        // Patroni first (it would restart PostgreSQL), then the rest; the whole tree of each.
+        List<Process> order = new ArrayList<>(patronis.values());
+        processes.stream().filter(p -> !order.contains(p)).forEach(order::add);
+        for (Process p : order) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Process p : order) {
+            try {
+                p.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        killStragglers(directory);
+        if (network != null) {
+            network.destroy();
+        }
+        deleteTree(directory);
+    }
+
+    /** Kills every process whose command line names {@code dir} (a postmaster Patroni started, reparented). */
+    static List<Long> killStragglers(Path dir) {
+        List<Long> killed = new ArrayList<>();
+        String needle = dir.toString() + "/";
+        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(needle)).orElse(false))
+                .filter(h -> h.pid() != ProcessHandle.current().pid())
+                .forEach(h -> {
+                    h.destroyForcibly();
+                    killed.add(h.pid());
+                });
+        return killed;
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(f -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    // best effort: what stays is named by lab down
+                }
+            });
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+
+    /**
+     * Removes what labs killed before they could tear down left on this machine: their processes, namespaces,
+     * links and directories. Returns what it removed, a line each.
+     */
+    public static List<String> removeLeftovers() {
+        LabHost.Programs programs = LabHost.require();
+        List<String> removed = new ArrayList<>();
+        killStragglers(ROOT).forEach(pid -> removed.add("process " + pid));
+        removed.addAll(LabNetwork.removeLeftovers(programs));
+        if (Files.isDirectory(ROOT)) {
+            try (Stream<Path> labs = Files.list(ROOT)) {
+                labs.forEach(d -> {
+                    deleteTree(d);
+                    removed.add("directory " + d);
+                });
+            } catch (IOException e) {
+                // best effort
+            }
+        }
+        return removed;
+    }
+
+    private static byte[] random(int bytes) {
+        byte[] b = new byte[bytes];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    /** Throws one line naming what the machine lacks for a lab (root, namespaces, the packages), or returns. */
+    public static void requireHost() {
+        LabHost.require();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the lab started", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PatroniCluster[" + tag + ", " + settings.nodes() + " nodes, "
+                + (settings.synchronous() ? "synchronous" : "asynchronous") + (closed ? ", closed" : "") + "]";
+    }
+}
