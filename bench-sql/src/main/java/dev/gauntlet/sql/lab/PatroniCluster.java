@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A real HA PostgreSQL cluster on this machine, as a lab: {@code nodes} PostgreSQL servers each run by its own Patroni,
@@ -194,40 +193,8 @@ public final class PatroniCluster implements AutoCloseable {
     private void startPatroni(String node, List<String> etcdHosts) {
         Path home = directory.resolve(node);
         String address = nodeAddresses.get(node);
-        Map<String, Object> dcs = new LinkedHashMap<>();
-        dcs.put("ttl", settings.ttl());
-        dcs.put("loop_wait", settings.loopWait());
-        dcs.put("retry_timeout", settings.retryTimeout());
-        dcs.put("maximum_lag_on_failover", settings.maximumLagOnFailover());
-        dcs.put("synchronous_mode", settings.synchronous());
-        // A leader's postmaster that dies is failed over, not restarted in place; in synchronous mode an isolated
-        // leader stops in 5 s instead of waiting for wal_sender_timeout (60 s).
-        dcs.put("primary_start_timeout", 0);
-        dcs.put("primary_stop_timeout", 5);
-        dcs.put("postgresql", Map.of("use_pg_rewind", true, "use_slots", true, "parameters", Map.of(
-                "wal_log_hints", "on", "max_connections", 300, "max_wal_senders", 10, "max_replication_slots", 10,
-                "wal_keep_size", "256MB", "hot_standby", "on")));
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("scope", "gauntlet-" + tag);
-        config.put("name", node);
-        config.put("log", Map.of("level", "WARNING", "dir", home.resolve("log").toString()));
-        config.put("restapi", Map.of("listen", address + ":8008", "connect_address", address + ":8008"));
-        config.put("etcd3", Map.of("hosts", etcdHosts.stream().map(h -> h + ":2379").toList()));
-        config.put("bootstrap", Map.of("dcs", dcs, "initdb", List.of(Map.of("encoding", "UTF8"), "data-checksums")));
-        Map<String, Object> pg = new LinkedHashMap<>();
-        pg.put("listen", address + ":5432");
-        pg.put("connect_address", address + ":5432");
-        pg.put("data_dir", home.resolve("data").toString());
-        pg.put("bin_dir", programs.postgresBin().toString());
-        pg.put("pgpass", home.resolve("pgpass").toString());
-        pg.put("authentication", Map.of(
-                "superuser", Map.of("username", SUPERUSER, "password", password),
-                "replication", Map.of("username", "replicator", "password", password),
-                "rewind", Map.of("username", "rewinder", "password", password)));
-        pg.put("parameters", Map.of("unix_socket_directories", home.toString(), "shared_buffers", "64MB"));
-        pg.put("pg_hba", List.of("local all all trust", "host all all 127.0.0.1/32 md5",
-                "host replication replicator " + network.cidr() + " md5", "host all all " + network.cidr() + " md5"));
-        config.put("postgresql", pg);
+        Map<String, Object> config = PatroniConfig.node(settings, "gauntlet-" + tag, node, address, home, etcdHosts,
+                programs.postgresBin(), network.cidr(), password);
         Path file = home.resolve("patroni.yml");
         try {
             Files.createDirectories(home.resolve("log"));
@@ -460,41 +427,11 @@ public final class PatroniCluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        killStragglers(directory);
+        LabLeftovers.killProcesses(directory);
         if (network != null) {
             network.destroy();
         }
-        deleteTree(directory);
-    }
-
-    /** Kills every process whose command line names {@code dir} (a postmaster Patroni started, reparented). */
-    static List<Long> killStragglers(Path dir) {
-        List<Long> killed = new ArrayList<>();
-        String needle = dir.toString() + "/";
-        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(needle)).orElse(false))
-                .filter(h -> h.pid() != ProcessHandle.current().pid())
-                .forEach(h -> {
-                    h.destroyForcibly();
-                    killed.add(h.pid());
-                });
-        return killed;
-    }
-
-    static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(dir)) {
-            all.sorted(Comparator.reverseOrder()).forEach(f -> {
-                try {
-                    Files.deleteIfExists(f);
-                } catch (IOException e) {
-                    // best effort: what stays is named by lab down
-                }
-            });
-        } catch (IOException e) {
-            // best effort
-        }
+        LabLeftovers.deleteTree(directory);
     }
 
     /**
@@ -502,21 +439,7 @@ public final class PatroniCluster implements AutoCloseable {
      * links and directories. Returns what it removed, a line each.
      */
     public static List<String> removeLeftovers() {
-        LabHost.Programs programs = LabHost.require();
-        List<String> removed = new ArrayList<>();
-        killStragglers(ROOT).forEach(pid -> removed.add("process " + pid));
-        removed.addAll(LabNetwork.removeLeftovers(programs));
-        if (Files.isDirectory(ROOT)) {
-            try (Stream<Path> labs = Files.list(ROOT)) {
-                labs.forEach(d -> {
-                    deleteTree(d);
-                    removed.add("directory " + d);
-                });
-            } catch (IOException e) {
-                // best effort
-            }
-        }
-        return removed;
+        return LabLeftovers.remove(LabHost.require());
     }
 
     private static byte[] random(int bytes) {

@@ -77,7 +77,7 @@ class PatroniClusterTest {
         }
         assertFalse(Files.exists(lab.directory()), "the lab's directory is gone");
         assertFalse(LabHost.run("ip", "netns", "list").contains(namespace), "its namespaces are gone");
-        assertTrue(PatroniCluster.killStragglers(lab.directory()).isEmpty(), "no process of it runs");
+        assertTrue(LabLeftovers.killProcesses(lab.directory()).isEmpty(), "no process of it runs");
         assertTrue(said.stream().anyMatch(l -> l.startsWith("cluster up in ")), said.toString());
     }
 
