@@ -119,6 +119,7 @@ public final class RecoveryAnalysis {
                                 + Figures.seconds(rule.holdSeconds()) + ")"));
             }
         }
+        judged = withFailures(judged, horizons, timeline);
         Metrics metrics = Metrics.of(run);
         metrics.add(UNAVAILABLE, total[0], MetricInfo.lower());
         for (Phase p : run.phases()) {
@@ -133,6 +134,38 @@ public final class RecoveryAnalysis {
             metrics.add("recoveryHoldShare", baseline.get().holdShare(), MetricInfo.neither());
         }
         return run.toBuilder().metrics(metrics).disruptions(judged).recoveryRule(rule).build();
+    }
+
+    /**
+     * Each disruption that ran with what the clients saw from its start until the workload was back (its recovery
+     * time), or until its horizon when it was not: failed attempts by class, from every interval that overlaps.
+     */
+    private static List<DisruptionRecord> withFailures(List<DisruptionRecord> judged, List<Horizon> horizons,
+                                                       Timeline timeline) {
+        List<Map<String, Long>> seen = new ArrayList<>();
+        double[][] spans = new double[judged.size()][];
+        for (int k = 0; k < judged.size(); k++) {
+            DisruptionRecord d = judged.get(k);
+            seen.add(new java.util.TreeMap<>());
+            if (horizons.get(k) != null) {
+                double until = d.recoverySeconds() != null ? d.endSeconds() + d.recoverySeconds()
+                        : Math.max(d.endSeconds(), horizons.get(k).at());
+                spans[k] = new double[] {d.startSeconds(), until};
+            }
+        }
+        timeline.forEach(i -> {
+            for (int k = 0; k < spans.length; k++) {
+                if (spans[k] != null && i.t() > spans[k][0] + 1e-9 && i.t() - i.seconds() < spans[k][1] - 1e-9) {
+                    Map<String, Long> m = seen.get(k);
+                    i.failures().forEach((cls, n) -> m.merge(cls, n, Long::sum));
+                }
+            }
+        });
+        List<DisruptionRecord> out = new ArrayList<>();
+        for (int k = 0; k < judged.size(); k++) {
+            out.add(spans[k] == null ? judged.get(k) : judged.get(k).withFailures(seen.get(k)));
+        }
+        return out;
     }
 
     /** Until when a disruption's recovery is awaited, and what ends the wait there, in words. */

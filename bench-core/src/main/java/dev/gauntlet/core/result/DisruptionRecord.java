@@ -1,7 +1,9 @@
 package dev.gauntlet.core.result;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a planned disruption did, in seconds from the run's start: planned and actual start and end, outcome
@@ -11,11 +13,20 @@ import java.util.List;
  * back to its baseline ({@value #RECOVERED}, {@code recoverySeconds}); that it was not, for all the time the rule
  * needs and more ({@value #NOT_RECOVERED}); or that the next disruption or the end of its phase came before the rule
  * could hold ({@value #NOT_JUDGED}, {@code recoveryNote} says which and when).
+ *
+ * <p>{@code figures} are what the disruption measured itself, by name (e.g. {@value #AVAILABILITY_GAP}: seconds from
+ * the fault to the first write accepted again); {@code failures} what the workload's clients saw from its start until
+ * the workload was back (or the horizon of its recovery): failed attempts by class, ambiguous commits among them.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds,
                                Double startSeconds, Double endSeconds, String outcome, List<String> notes,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> figures,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> failures,
                                String recovery, Double recoverySeconds, String recoveryNote) {
+
+    /** Seconds from the fault until a write was accepted again, as the disruption's own probe saw it. */
+    public static final String AVAILABILITY_GAP = "availabilityGapSeconds";
 
     public static final String RECOVERED = "recovered";
     public static final String NOT_RECOVERED = "not recovered";
@@ -32,11 +43,19 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
 
     public DisruptionRecord {
         notes = notes == null ? List.of() : List.copyOf(notes);
+        figures = figures == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        failures = failures == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failures));
     }
 
     public DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds, Double startSeconds,
                             Double endSeconds, String outcome, List<String> notes) {
-        this(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome, notes, null, null, null);
+        this(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome, notes, null);
+    }
+
+    public DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds, Double startSeconds,
+                            Double endSeconds, String outcome, List<String> notes, Map<String, Double> figures) {
+        this(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome, notes, figures, null,
+                null, null, null);
     }
 
     /** Whether this process injected it (false: another process of the run did, and this is its plan). */
@@ -47,8 +66,8 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
     /** This record {@code seconds} later: on a timeline that starts that much earlier (a merge's). */
     public DisruptionRecord shifted(double seconds) {
         return new DisruptionRecord(name, plannedStartSeconds + seconds, plus(plannedEndSeconds, seconds),
-                plus(startSeconds, seconds), plus(endSeconds, seconds), outcome, notes, recovery, recoverySeconds,
-                recoveryNote);
+                plus(startSeconds, seconds), plus(endSeconds, seconds), outcome, notes, figures, failures, recovery,
+                recoverySeconds, recoveryNote);
     }
 
     private static Double plus(Double t, double seconds) {
@@ -72,6 +91,12 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
 
     private DisruptionRecord withVerdict(String verdict, Double seconds, String note) {
         return new DisruptionRecord(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome,
-                notes, verdict, seconds, note);
+                notes, figures, failures, verdict, seconds, note);
+    }
+
+    /** This record with what the clients saw while it lasted: failed attempts by class. */
+    public DisruptionRecord withFailures(Map<String, Long> seen) {
+        return new DisruptionRecord(name, plannedStartSeconds, plannedEndSeconds, startSeconds, endSeconds, outcome,
+                notes, figures, seen, recovery, recoverySeconds, recoveryNote);
     }
 }

@@ -31,9 +31,16 @@ public interface Disruption {
     default void undo(Log log) throws Exception {
     }
 
-    /** Notes a disruption keeps for the result, e.g. "standby promoted in 2.3 s". */
+    /**
+     * Notes a disruption keeps for the result, e.g. "standby promoted in 2.3 s", and figures it measured, by name
+     * (e.g. {@code availabilityGapSeconds}); a figure given twice keeps the last.
+     */
     @FunctionalInterface
     interface Log {
         void note(String message);
+
+        /** A figure for the result's record of this disruption; ignored by a log that keeps notes only. */
+        default void figure(String name, double value) {
+        }
     }
 }

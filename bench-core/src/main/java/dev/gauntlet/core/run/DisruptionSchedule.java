@@ -3,7 +3,9 @@ package dev.gauntlet.core.run;
 import dev.gauntlet.core.result.DisruptionRecord;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -26,6 +28,18 @@ final class DisruptionSchedule {
         /** When it starts as planned; {@link IntervalClock#moved} says when that is now. */
         final long plannedStart;
         final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+        final Map<String, Double> figures = Collections.synchronizedMap(new LinkedHashMap<>());
+        final Disruption.Log log = new Disruption.Log() {
+            @Override
+            public void note(String message) {
+                notes.add(message);
+            }
+
+            @Override
+            public void figure(String name, double value) {
+                figures.put(name, value);
+            }
+        };
         volatile Double started;
         volatile Double ended;
         volatile boolean on;
@@ -46,7 +60,7 @@ final class DisruptionSchedule {
                 long startedAt = System.nanoTime();
                 started = clock.seconds(startedAt);
                 on = true;
-                plan.disruption().start(notes::add);
+                plan.disruption().start(log);
                 if (plan.length() == null) {
                     ended = clock.seconds(System.nanoTime());
                     on = false;
@@ -71,7 +85,7 @@ final class DisruptionSchedule {
             }
             on = false;
             try {
-                plan.disruption().stop(notes::add);
+                plan.disruption().stop(log);
             } catch (Exception | LinkageError e) {
                 failed = true;
                 notes.add("stopping " + plan.disruption().name() + " failed: " + e);
@@ -85,7 +99,7 @@ final class DisruptionSchedule {
                 return;
             }
             try {
-                plan.disruption().undo(notes::add);
+                plan.disruption().undo(log);
             } catch (Exception | LinkageError e) {
                 failed = true;
                 notes.add("undoing " + plan.disruption().name() + " failed: " + e);
@@ -102,12 +116,19 @@ final class DisruptionSchedule {
             }
             String outcome = started == null ? DisruptionRecord.NOT_STARTED
                     : failed ? DisruptionRecord.FAILED : DisruptionRecord.DONE;
-            List<String> all = new ArrayList<>(notes);
+            List<String> all;
+            synchronized (notes) {
+                all = new ArrayList<>(notes);
+            }
             if (started == null) {
                 all.add("the run ended before its start");
             }
+            Map<String, Double> measured;
+            synchronized (figures) {
+                measured = new LinkedHashMap<>(figures);
+            }
             return new DisruptionRecord(plan.disruption().name(), plan.at().toNanos() / 1e9, plannedEnd, started,
-                    ended, outcome, all);
+                    ended, outcome, all, measured);
         }
     }
 

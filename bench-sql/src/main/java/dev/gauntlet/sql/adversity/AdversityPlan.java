@@ -13,19 +13,29 @@ import java.util.Set;
 
 /**
  * A run through faults, as read from a plan file ({@link PlanFile}): phases with their disruptions, the standby the
- * embedded topology gets, and the rule for recovery. {@link #schedule} places every disruption on the run's timeline
+ * embedded topology (or the cluster) gets, the cluster Gauntlet starts for it (null: none), and the rule for recovery. {@link #schedule} places every disruption on the run's timeline
  * (random ones from the run's seed) and refuses faults that would overlap.
  */
 public record AdversityPlan(String name, String description, Standby standby, RecoveryRule recovery,
-                            List<PlanPhase> phases) {
+                            List<PlanPhase> phases, ClusterSpec cluster) {
 
     public AdversityPlan {
         phases = List.copyOf(phases);
     }
 
+    public AdversityPlan(String name, String description, Standby standby, RecoveryRule recovery,
+                         List<PlanPhase> phases) {
+        this(name, description, standby, recovery, phases, null);
+    }
+
     /** This plan with another standby. */
     public AdversityPlan withStandby(Standby other) {
-        return new AdversityPlan(name, description, other, recovery, phases);
+        return new AdversityPlan(name, description, other, recovery, phases, cluster);
+    }
+
+    /** This plan run on a cluster Gauntlet starts (null: the embedded servers or a URL). */
+    public AdversityPlan withCluster(ClusterSpec other) {
+        return new AdversityPlan(name, description, standby, recovery, phases, other);
     }
 
     /**

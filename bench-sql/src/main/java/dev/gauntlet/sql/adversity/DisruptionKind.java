@@ -53,6 +53,23 @@ public enum DisruptionKind {
                     + "the old primary rebuilt as the new standby when it returns. HOLD-STANDBY > 0: the primary's "
                     + "WAL sender to the standby is first held (SIGSTOP) that long, so an asynchronous standby falls behind and "
                     + "the failover loses the last commits (a synchronous one holds the commits back instead)"),
+    NODE_KILL("node-kill", Need.CLUSTER, true, Length.OPTIONAL, Duration.ofSeconds(30),
+            Map.of("node", "leader", "patroni", "false", "hold-replication", "0s"),
+            "NODE's PostgreSQL killed at once (SIGKILL to the postmaster and every process under it); PATRONI true: its "
+                    + "Patroni too, as a machine crash, booted again after LENGTH (never, without a length). "
+                    + "HOLD-REPLICATION > 0: its WAL senders are first held (SIGSTOP) that long, so asynchronous "
+                    + "replicas fall behind before it dies"),
+    NODE_PARTITION("node-partition", Need.CLUSTER, true, Length.REQUIRED, null, Map.of("node", "leader", "from", "all"),
+            "NODE cut off from FROM for LENGTH: all (its link down: nodes, etcd, HAProxy and the driver), or a list of "
+                    + "dcs, nodes, clients (a partial partition: what it sends there is dropped)"),
+    DCS_OUTAGE("dcs-outage", Need.CLUSTER, true, Length.REQUIRED, null, Map.of(),
+            "a majority of the etcd members cut off for LENGTH: no quorum, so Patroni's leader demotes (no writes)"),
+    SWITCHOVER("switchover", Need.CLUSTER, true, Length.NONE, Duration.ofSeconds(20), Map.of("to", ""),
+            Set.of("to"), "a planned switchover asked of Patroni, to TO (a node, sync-standby or replica; "
+                    + "Patroni's choice when not given)"),
+    ROLLING_RESTART("rolling-restart", Need.CLUSTER, true, Length.NONE, Duration.ofSeconds(120), Map.of(),
+            "every member's PostgreSQL restarted in turn through Patroni: the replicas first, then a switchover, "
+                    + "then the old leader (a rolling upgrade's steps)"),
     COMMAND("command", Need.DRIVER_SHELL, true, Length.OPTIONAL, Duration.ofSeconds(15),
             Map.of("start", "", "stop", "", "undo", "", "timeout", "60s"), Set.of("stop", "undo"),
             "the user's own commands through sh on the driver's machine: START at the planned time, STOP after "
@@ -71,7 +88,9 @@ public enum DisruptionKind {
         /** Toxiproxy between the workload and the servers: any target with a jdbc:postgresql URL. */
         TOXIPROXY("Toxiproxy between the workload and the servers"),
         /** A shell on the driver's machine, for the user's own commands: any target. */
-        DRIVER_SHELL("a shell on the driver's machine");
+        DRIVER_SHELL("a shell on the driver's machine"),
+        /** A cluster Gauntlet starts and whose nodes it reaches: {@code cluster: patroni}. */
+        CLUSTER("a cluster Gauntlet starts itself (cluster: patroni in the plan, or --cluster patroni)");
 
         private final String description;
 

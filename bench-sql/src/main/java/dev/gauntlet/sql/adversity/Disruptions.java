@@ -38,6 +38,13 @@ public final class Disruptions {
             case TERMINATE_SESSIONS -> new TerminateSessions(name, system);
             case ZONE_OUTAGE -> new ZoneOutage(name, system, spec.durationOption("promote-after"),
                     spec.durationOption("hold-standby"));
+            case NODE_KILL -> new NodeKill(name, system, spec.option("node"), "true".equals(spec.option("patroni")),
+                    spec.durationOption("hold-replication"));
+            case NODE_PARTITION -> new NodePartition(name, system, spec.option("node"),
+                    dev.gauntlet.sql.lab.NodeFaults.Side.parse(spec.option("from")));
+            case DCS_OUTAGE -> new DcsOutage(name, system);
+            case SWITCHOVER -> new Switchover(name, system, spec.option("to"));
+            case ROLLING_RESTART -> new RollingRestart(name, system);
             case COMMAND -> new CommandDisruption(s, system, directory);
         };
     }

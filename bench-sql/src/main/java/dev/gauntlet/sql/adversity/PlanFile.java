@@ -25,7 +25,9 @@ import java.util.Set;
  *
  * <pre>
  * name: pua-smoke
- * standby: sync                 # sync | async | none: the embedded topology's standby
+ * standby: sync                 # sync | async | none: the embedded topology's standby (a cluster's: sync | async)
+ * cluster: patroni              # optional: a Patroni cluster started for the run; or a mapping: kind: patroni,
+ *                               #   nodes: 3, route: haproxy | multi-host, maximum-lag-on-failover: 1MB
  * recovery:                     # all optional
  *   baseline: baseline          # the phase recovery compares with (default: the first measured phase)
  *   operation: newOrder         # what recovery is judged on (default: all operations)
@@ -50,7 +52,9 @@ import java.util.Set;
  */
 public final class PlanFile {
 
-    private static final Set<String> TOP = Set.of("name", "description", "standby", "recovery", "phases");
+    private static final Set<String> TOP = Set.of("name", "description", "standby", "cluster", "recovery",
+            "phases");
+    private static final Set<String> CLUSTER = Set.of("kind", "nodes", "route", "maximum-lag-on-failover");
     private static final Set<String> RECOVERY = Set.of("baseline", "operation", "window", "hold", "tolerance",
             "latency-factor");
     private static final Set<String> PHASE = Set.of("name", "length", "measured", "until", "disruptions");
@@ -140,7 +144,42 @@ public final class PlanFile {
             throw fail("no phase is measured");
         }
         RecoveryRule recovery = recovery(root.get("recovery"), phases);
-        return new AdversityPlan(name, description, standby, recovery, phases);
+        ClusterSpec cluster = cluster(root.get("cluster"));
+        if (cluster != null && standby == Standby.NONE && root.hasNonNull("standby")) {
+            throw fail("a cluster has standbys: standby is sync or async with cluster (default sync)");
+        }
+        if (cluster != null && !root.hasNonNull("standby")) {
+            standby = Standby.SYNC;
+        }
+        return new AdversityPlan(name, description, standby, recovery, phases, cluster);
+    }
+
+    private ClusterSpec cluster(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        try {
+            if (node.isTextual()) {
+                return new ClusterSpec(node.asText(), ClusterSpec.NODES, ClusterSpec.HAPROXY, ClusterSpec.MAXIMUM_LAG);
+            }
+            if (!node.isObject()) {
+                throw fail("cluster is patroni, or a mapping (kind, nodes, route, maximum-lag-on-failover)");
+            }
+            keys(node, CLUSTER, "cluster");
+            JsonNode nodes = node.get("nodes");
+            if (nodes != null && !nodes.isIntegralNumber()) {
+                throw fail("cluster: nodes must be a whole number (got " + nodes.asText() + ")");
+            }
+            return new ClusterSpec(node.hasNonNull("kind") ? node.get("kind").asText() : ClusterSpec.PATRONI,
+                    nodes == null ? ClusterSpec.NODES : nodes.asInt(),
+                    node.hasNonNull("route") ? node.get("route").asText() : ClusterSpec.HAPROXY,
+                    node.hasNonNull("maximum-lag-on-failover")
+                            ? ClusterSpec.bytes(node.get("maximum-lag-on-failover").asText()) : ClusterSpec.MAXIMUM_LAG);
+        } catch (PlanException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw fail("cluster: " + e.getMessage());
+        }
     }
 
     private PlanPhase phase(JsonNode node, int index) {
@@ -247,6 +286,10 @@ public final class PlanFile {
         DisruptionSpec spec = new DisruptionSpec(kind, name, at, length, repeat, every == null ? Duration.ZERO : every,
                 random, until, options);
         checkOptions(spec, where);
+        if (kind == DisruptionKind.NODE_KILL && length != null && !"true".equals(spec.option("patroni"))) {
+            throw fail(where + ": a length needs patroni: true (a machine crash, booted after it); a killed "
+                    + "PostgreSQL alone is started again by its Patroni");
+        }
         if (kind == DisruptionKind.COMMAND && !spec.option("stop").isBlank() && length == null) {
             throw fail(where + ": a stop command needs a length (when to run it); without one the command is an event");
         }
@@ -259,7 +302,26 @@ public final class PlanFile {
             String value = spec.option(option);
             try {
                 switch (option) {
-                    case "every", "latency", "jitter", "promote-after", "hold-standby" -> Durations.parse(value);
+                    case "every", "latency", "jitter", "promote-after", "hold-standby", "hold-replication" ->
+                            Durations.parse(value);
+                    case "node" -> {
+                        if (!value.matches("leader|sync-standby|replica|n[1-9]")) {
+                            throw new IllegalArgumentException("'" + value + "' is not a member: leader, sync-standby, "
+                                    + "replica or a node's name (n1, n2...)");
+                        }
+                    }
+                    case "to" -> {
+                        if (!value.isBlank() && !value.matches("sync-standby|replica|n[1-9]")) {
+                            throw new IllegalArgumentException("'" + value + "' is not a candidate: sync-standby, "
+                                    + "replica or a node's name (n1, n2...)");
+                        }
+                    }
+                    case "from" -> dev.gauntlet.sql.lab.NodeFaults.Side.parse(value);
+                    case "patroni" -> {
+                        if (!value.equals("true") && !value.equals("false")) {
+                            throw new IllegalArgumentException("must be true or false (got " + value + ")");
+                        }
+                    }
                     case "timeout" -> {
                         if (Durations.parse(value).isZero()) {
                             throw new IllegalArgumentException("must be positive");

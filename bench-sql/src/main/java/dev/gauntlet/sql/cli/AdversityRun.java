@@ -17,6 +17,7 @@ import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.DatabaseUnavailableException;
 import dev.gauntlet.sql.PoolMode;
 import dev.gauntlet.sql.adversity.AdversityPlan;
+import dev.gauntlet.sql.adversity.ClusterSpec;
 import dev.gauntlet.sql.adversity.DisruptionKind;
 import dev.gauntlet.sql.adversity.Disruptions;
 import dev.gauntlet.sql.adversity.PlanFile;
@@ -28,6 +29,7 @@ import dev.gauntlet.sql.adversity.Standby;
 import dev.gauntlet.sql.adversity.SystemUnderTest;
 import dev.gauntlet.sql.adversity.TargetHosts;
 import dev.gauntlet.sql.adversity.Toxiproxy;
+import dev.gauntlet.sql.lab.PatroniCluster;
 import dev.gauntlet.sql.observe.ServerHealth;
 import dev.gauntlet.sql.observe.WalBytes;
 import dev.gauntlet.sql.server.LocalPostgres;
@@ -94,8 +96,25 @@ final class AdversityRun implements AutoCloseable {
             throw new BadInputException(e instanceof PlanFile.PlanException ? e.getMessage() : file + ": " + e.getMessage(), e);
         }
         if (connection.cluster()) {
-            throw new BadInputException("--plan with --cluster is not supported yet: start the cluster with 'lab up' "
-                    + "and run the plan against its URL with --url, its faults as kind: command disruptions");
+            connection.checkCluster();
+            ClusterSpec given = plan.cluster() != null ? plan.cluster() : ClusterSpec.patroni();
+            try {
+                plan = plan.withCluster(new ClusterSpec(ClusterSpec.PATRONI, connection.clusterNodes,
+                        connection.clusterRoute, given.maximumLagOnFailover()));
+                if (plan.standby() == Standby.NONE || plan.cluster() == null) {
+                    plan = plan.withStandby(Standby.parse(connection.clusterStandby));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--cluster: " + e.getMessage(), e);
+            }
+        }
+        List<String> clusterKinds = plan.needing(DisruptionKind.Need.CLUSTER);
+        if (plan.cluster() != null) {
+            refuseOnCluster(file, plan, connection, share);
+        } else if (!clusterKinds.isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", clusterKinds) + " need "
+                    + DisruptionKind.Need.CLUSTER.description() + "; against your own cluster (--url) run its faults "
+                    + "as kind: command disruptions (plans/examples/patroni.yaml)");
         }
         if (connection.pools().contains(PoolMode.PGBOUNCER)) {
             throw new BadInputException("--plan: --pool pgbouncer is not supported (PgBouncer would not follow a failover); "
@@ -103,7 +122,9 @@ final class AdversityRun implements AutoCloseable {
         }
         List<String> network = plan.needing(DisruptionKind.Need.TOXIPROXY);
         TargetHosts target = null;
-        if (!connection.embedded()) {
+        if (plan.cluster() != null) {
+            // the cluster's servers are its own; network faults take the workload's route (checked above)
+        } else if (!connection.embedded()) {
             for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES,
                     DisruptionKind.Need.SERVER_FILES, DisruptionKind.Need.STANDBY)) {
                 List<String> refused = plan.needing(need);
@@ -136,7 +157,7 @@ final class AdversityRun implements AutoCloseable {
                     + " cannot run with --worker: Toxiproxy sits in front of one driver process's connections, so "
                     + "worker 0's network faults would not reach the other processes' clients");
         }
-        if (!network.isEmpty()) {
+        if (!network.isEmpty() && plan.cluster() == null) {
             try {
                 plan.checkHosts(target);
             } catch (IllegalArgumentException e) {
@@ -151,6 +172,41 @@ final class AdversityRun implements AutoCloseable {
     }
 
     /**
+     * Refuses what a plan on a cluster Gauntlet starts cannot do: a --url beside it, a standby of none, the kinds that
+     * need the embedded servers' processes or files, several driver processes (each would start a cluster), and
+     * network faults singling out hosts (on a cluster they take the workload's route; node-partition cuts a node).
+     */
+    private static void refuseOnCluster(Path file, AdversityPlan plan, ConnectionOptions connection,
+                                        WorkerShare share) {
+        if (connection.url != null) {
+            throw new BadInputException(file + ": the plan starts its own cluster (cluster: patroni): give no --url");
+        }
+        if (plan.standby() == Standby.NONE) {
+            throw new BadInputException(file + ": a cluster's standby is sync or async, not none");
+        }
+        for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES, DisruptionKind.Need.SERVER_FILES,
+                DisruptionKind.Need.STANDBY)) {
+            List<String> refused = plan.needing(need);
+            if (!refused.isEmpty()) {
+                throw new BadInputException(file + ": " + String.join(", ", refused) + " cannot run on a cluster: "
+                        + "they need " + need.description() + "; on a cluster run node-kill, node-partition, "
+                        + "dcs-outage, switchover, rolling-restart, SQL-level disruptions and network faults");
+            }
+        }
+        if (!share.whole()) {
+            throw new BadInputException(file + ": a plan on a cluster Gauntlet starts cannot run with --worker " + share
+                    + ": each driver process would start a cluster of its own; start one with 'lab up' and give "
+                    + "every process its URL");
+        }
+        boolean singled = plan.phases().stream().flatMap(p -> p.disruptions().stream())
+                .anyMatch(d -> !d.listOption("hosts").isEmpty());
+        if (singled) {
+            throw new BadInputException(file + ": on a cluster a network fault takes the workload's whole route; "
+                    + "leave hosts out (node-partition cuts one node off)");
+        }
+    }
+
+    /**
      * Opens the system under test, says on {@code out} what it is, and returns the database: straight to the servers
      * for loading, administration, probes and checks, the workload's sessions through Toxiproxy when the plan has
      * network faults ({@link Database#sessions()}). Closing the database stops the embedded servers.
@@ -160,6 +216,34 @@ final class AdversityRun implements AutoCloseable {
         out.printf(Locale.ROOT, "Plan %s (%s): %d phases, %s, %d disruptions%n", plan.name(), file,
                 plan.phases().size(), Durations.format(plan.length()), schedule.size());
         try {
+            if (plan.cluster() != null) {
+                ClusterSpec c = plan.cluster();
+                PatroniCluster.Settings settings;
+                try {
+                    settings = PatroniCluster.Settings.defaults().nodes(c.nodes())
+                            .synchronous(plan.standby() == Standby.SYNC).maximumLagOnFailover(c.maximumLagOnFailover());
+                } catch (IllegalArgumentException e) {
+                    throw new BadInputException(file + ": cluster: " + e.getMessage(), e);
+                }
+                ConnectionOptions.Lab lab = ConnectionOptions.openLab(settings, c.route(), databaseName, out);
+                Database db = lab.database();
+                try {
+                    if (network) {
+                        proxies = ServerProxies.start(lab.url());
+                        db = db.withSessionsThrough(lab.cluster().settings(proxies.sessionUrl()));
+                    }
+                    system = new SystemUnderTest(lab.cluster().settings(lab.url()), databaseName, null, proxies,
+                            lab.cluster());
+                    out.printf(Locale.ROOT, "  patroni: ttl %d s, loop_wait %d s, retry_timeout %d s, "
+                            + "maximum_lag_on_failover %,d bytes%n", settings.ttl(), settings.loopWait(),
+                            settings.retryTimeout(), settings.maximumLagOnFailover());
+                    sayProxied(out);
+                    return db;
+                } catch (IOException | RuntimeException e) {
+                    db.close();
+                    throw e;
+                }
+            }
             if (!connection.embedded()) {
                 if (!connection.url.startsWith("jdbc:")) {
                     throw new BadInputException("--url '" + Redaction.url(connection.url)
@@ -262,7 +346,7 @@ final class AdversityRun implements AutoCloseable {
      */
     void dryRun(ConnectionOptions connection, PrintStream out) {
         TargetHosts hosts = null;
-        if (!connection.embedded()) {
+        if (!connection.embedded() && plan.cluster() == null) {
             hosts = TargetHosts.ofUrl(connection.url).orElseThrow(() -> new BadInputException("--url '"
                     + Redaction.url(connection.url) + "' is not a jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]"
                     + "/DATABASE URL"));
@@ -306,6 +390,16 @@ final class AdversityRun implements AutoCloseable {
         java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
         p.put("plan", plan.name());
         p.put("standby", plan.standby().label());
+        if (plan.cluster() != null) {
+            PatroniCluster.Settings d = PatroniCluster.Settings.defaults();
+            p.put("cluster", plan.cluster().kind());
+            p.put("clusterNodes", plan.cluster().nodes());
+            p.put("clusterRoute", plan.cluster().route());
+            p.put("maximumLagOnFailover", plan.cluster().maximumLagOnFailover());
+            p.put("patroniTtl", d.ttl());
+            p.put("patroniLoopWait", d.loopWait());
+            p.put("patroniRetryTimeout", d.retryTimeout());
+        }
         p.put("recoveryBaseline", plan.recovery().baselinePhase());
         if (plan.recovery().operation() != null) {
             p.put("recoveryOperation", plan.recovery().operation());

@@ -169,6 +169,13 @@ public final class ConnectionOptions {
 
     /** Starts --cluster's lab, makes the database, and returns it owning the lab (closing it takes the lab down). */
     private Database openCluster(String databaseName, PrintStream out) {
+        checkCluster();
+        return openLab(LabCommand.settings(clusterNodes, clusterStandby, 1_048_576), clusterRoute, databaseName, out)
+                .database();
+    }
+
+    /** Refuses a --cluster that is not patroni, given with --url, or with a route that is not one. */
+    void checkCluster() {
         if (!"patroni".equals(cluster)) {
             throw new BadInputException("--cluster " + cluster + " is not a cluster Gauntlet can start; --cluster patroni is");
         }
@@ -178,10 +185,20 @@ public final class ConnectionOptions {
         if (!"haproxy".equals(clusterRoute) && !"multi-host".equals(clusterRoute)) {
             throw new BadInputException("--cluster-route must be haproxy or multi-host, not '" + clusterRoute + "'");
         }
-        PatroniCluster.Settings settings = LabCommand.settings(clusterNodes, clusterStandby, 1_048_576);
+    }
+
+    /** A lab started for a run: the database on its leader (owning the lab), the lab, and the workload's route. */
+    record Lab(Database database, PatroniCluster cluster, String url) {
+    }
+
+    /**
+     * Starts a lab with {@code settings}, makes the database, and returns it reached by {@code route} ({@code haproxy}
+     * or {@code multi-host}), saying on {@code out} what it started; refuses in one line without root or the packages.
+     */
+    static Lab openLab(PatroniCluster.Settings settings, String route, String databaseName, PrintStream out) {
         LabCommand.requireHost();
-        out.println("Starting a Patroni lab (" + clusterNodes + " nodes, " + clusterStandby + ", through "
-                + clusterRoute + ")...");
+        out.println("Starting a Patroni lab (" + settings.nodes() + " nodes, " + (settings.synchronous() ? "sync"
+                : "async") + ", through " + route + ")...");
         PatroniCluster lab;
         try {
             lab = PatroniCluster.start(settings, line -> out.println("  " + line));
@@ -190,13 +207,13 @@ public final class ConnectionOptions {
         }
         try {
             lab.createDatabase(databaseName);
-            String route = "haproxy".equals(clusterRoute) ? lab.haproxyUrl(databaseName) : lab.multiHostUrl(databaseName);
-            Database db = probe(lab.settings(route), lab);
+            String url = "haproxy".equals(route) ? lab.haproxyUrl(databaseName) : lab.multiHostUrl(databaseName);
+            Database db = probe(lab.settings(url), lab);
             out.println("Database: " + db.version() + ", Patroni lab " + lab.members().stream()
                     .map(m -> m.name() + " " + m.role()).toList());
-            out.println("  url:    " + route);
+            out.println("  url:    " + url);
             out.println("  watch:  " + lab.patronictl());
-            return db;
+            return new Lab(db, lab, url);
         } catch (RuntimeException e) {
             lab.close();
             throw e;

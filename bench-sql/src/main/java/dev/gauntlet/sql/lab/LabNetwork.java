@@ -114,6 +114,22 @@ final class LabNetwork {
         LabHost.run(programs.ip().toString(), "link", "set", hostLink(name), up ? "up" : "down");
     }
 
+    /**
+     * Drops what host {@code name} sends to {@code addresses} (a blackhole route in its namespace; {@code false}
+     * removes it): a partial partition, since no connection either way gets an answer through it.
+     */
+    void blackhole(String name, List<String> addresses, boolean on) {
+        for (String address : addresses) {
+            List<String> command = List.of(programs.ip().toString(), "-n", namespace(name), "route", on ? "add" : "del",
+                    "blackhole", address + "/32");
+            if (on) {
+                LabHost.run(command.toArray(String[]::new));
+            } else {
+                LabHost.runQuietly(command.toArray(String[]::new));
+            }
+        }
+    }
+
     /** Removes every namespace and the bridge (their veth pairs go with them). Idempotent. */
     void destroy() {
         String ip = programs.ip().toString();

@@ -111,6 +111,7 @@ public final class PatroniCluster implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final Map<String, String> nodeAddresses = new LinkedHashMap<>();
     private final Map<String, Process> patronis = new LinkedHashMap<>();
+    private final List<String> etcdAddresses = new ArrayList<>();
     private LabNetwork network;
     private int haproxyPort;
     private int haproxyReplicaPort;
@@ -153,7 +154,7 @@ public final class PatroniCluster implements AutoCloseable {
         }
         network = LabNetwork.create(programs, tag);
         progress.accept("network " + network.cidr() + " (namespaces " + network.namespace("n1") + "...)");
-        List<String> etcdHosts = new ArrayList<>();
+        List<String> etcdHosts = etcdAddresses;
         StringBuilder initial = new StringBuilder();
         for (int e = 1; e <= ETCD_MEMBERS; e++) {
             String address = network.addHost("e" + e, 20 + e);
@@ -397,6 +398,67 @@ public final class PatroniCluster implements AutoCloseable {
     /** The network the lab's hosts are on (a node is cut off through it). */
     LabNetwork network() {
         return network;
+    }
+
+    /** What can be done to this lab's nodes and consensus store: the faults of a cluster. */
+    public NodeFaults faults() {
+        return new NodeFaults(this);
+    }
+
+    /** The etcd members by name ({@code e1}...), with their addresses. */
+    Map<String, String> etcdMembers() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int e = 0; e < etcdAddresses.size(); e++) {
+            m.put("e" + (e + 1), etcdAddresses.get(e));
+        }
+        return m;
+    }
+
+    /** The node's Patroni (the {@code runuser} that runs it) and every process under it, killed at once (SIGKILL). */
+    synchronized void killPatroni(String node) {
+        Process p = patronis.get(node);
+        if (p == null) {
+            throw new IllegalArgumentException("no node " + node + " in this lab");
+        }
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts the node's Patroni again (after {@link #killPatroni}), on the data directory it left. */
+    synchronized void startPatroni(String node) {
+        if (closed) {
+            throw new IllegalStateException("the lab is down");
+        }
+        startPatroni(node, etcdAddresses);
+    }
+
+    /** A request to the node's Patroni REST API: the status and body of its answer. */
+    HttpResponse<String> patroniApi(String node, String method, String path, String json) {
+        String address = nodeAddresses.get(node);
+        if (address == null) {
+            throw new IllegalArgumentException("no node " + node + " in this lab");
+        }
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://" + address + ":8008" + path))
+                    .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("Patroni's REST API on " + node + " (" + address + "): " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** A superuser session straight to one node's PostgreSQL (not through HAProxy). */
+    Connection connectNode(String node) throws SQLException {
+        return connect("jdbc:postgresql://" + nodeAddresses.get(node) + ":5432/postgres");
     }
 
     /** Stops every process, removes the namespaces, the bridge and the directory. Idempotent. */

@@ -33,7 +33,8 @@ final class PatroniConfig {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("scope", scope);
         config.put("name", node);
-        config.put("log", Map.of("level", "WARNING", "dir", home.resolve("log").toString()));
+        // INFO: the log says when pg_rewind ran ("running pg_rewind from ..."), which a node fault's record reports.
+        config.put("log", Map.of("level", "INFO", "dir", home.resolve("log").toString()));
         config.put("restapi", Map.of("listen", address + ":8008", "connect_address", address + ":8008"));
         config.put("etcd3", Map.of("hosts", etcdHosts.stream().map(h -> h + ":2379").toList()));
         config.put("bootstrap", Map.of("dcs", dcs, "initdb", List.of(Map.of("encoding", "UTF8"), "data-checksums")));

@@ -1,0 +1,195 @@
+package dev.gauntlet.sql.adversity;
+
+import dev.gauntlet.core.result.DisruptionRecord;
+import dev.gauntlet.sql.lab.NodeFaults;
+import dev.gauntlet.sql.lab.PatroniCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fault of a cluster Gauntlet runs ({@link PatroniCluster}), recorded with what the cluster did: the members
+ * before, the availability gap (from the fault to the first write accepted again through the workload's own route,
+ * and by which node), who led after and on which timeline, and, for the node it hit, when it was back in the
+ * cluster and whether pg_rewind ran. The probing runs on threads of its own, so a fault's end (and its recovery)
+ * is not held up by it; {@link #undo} waits for them at the end of the run and says what they had not seen.
+ */
+abstract class ClusterDisruption extends SystemDisruption {
+
+    /** How often the gap's probe writes and the rejoin's watch asks Patroni. */
+    private static final long POLL_MILLIS = 100;
+    /** How long the end of the run waits for a probe still going. */
+    private static final Duration UNDO_WAIT = Duration.ofSeconds(60);
+
+    private final List<Thread> watches = new ArrayList<>();
+    private volatile Thread gap;
+    private volatile boolean settled;
+    private volatile boolean closing;
+    private volatile Runnable unfinished = () -> { };
+
+    ClusterDisruption(String name, SystemUnderTest system) {
+        super(name, system);
+    }
+
+    PatroniCluster lab() {
+        return system.cluster().orElseThrow(() -> new IllegalStateException("no cluster runs for this run"));
+    }
+
+    NodeFaults faults() {
+        return lab().faults();
+    }
+
+    /** The members as Patroni lists them now, in one line. */
+    String members() {
+        try {
+            return NodeFaults.describe(lab().members());
+        } catch (IllegalStateException e) {
+            return "members unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /** Notes the members before the fault and returns the leader's name (or "none"). */
+    String before(Log log) {
+        List<PatroniCluster.Member> members = lab().members();
+        log.note("before: " + NodeFaults.describe(members));
+        return members.stream().filter(PatroniCluster.Member::leads).map(PatroniCluster.Member::name).findFirst()
+                .orElse("none");
+    }
+
+    /**
+     * Starts watching for the availability gap from {@code t0} (the fault, by {@link System#nanoTime}): writes through
+     * the workload's route every {@value #POLL_MILLIS} ms until one is accepted after one was refused; one accepted
+     * before any was refused once the fault has {@linkplain #settled() settled} means writes never stopped (gap 0).
+     */
+    void watchGap(long t0, Log log) {
+        gap = watch("gap", () -> {
+            boolean refused = false;
+            while (!closing) {
+                Optional<String> by = system.tryWrite();
+                double s = (System.nanoTime() - t0) / 1e9;
+                if (by.isEmpty()) {
+                    refused = true;
+                } else if (refused || settled) {
+                    double gap = refused ? s : 0;
+                    log.figure(DisruptionRecord.AVAILABILITY_GAP, gap);
+                    log.note(refused ? String.format(Locale.ROOT, "writes accepted again %.1f s after the fault, by "
+                            + "%s; %s", gap, nodeAt(by.get()), members())
+                            : "writes were never refused (" + members() + ")");
+                    return;
+                }
+                sleep(POLL_MILLIS);
+            }
+            log.note(String.format(Locale.ROOT, "no write was accepted again in the %.0f s to the run's end",
+                    (System.nanoTime() - t0) / 1e9));
+        });
+    }
+
+    /**
+     * Starts watching for {@code node} to be back in the cluster (running, as leader or replica) from {@code t0}, and
+     * notes when, in which role and on which timeline, and whether pg_rewind ran on it since {@code rewindsBefore}.
+     */
+    void watchRejoin(String node, long t0, int rewindsBefore, String after, Log log) {
+        watch("rejoin-" + node, () -> {
+            while (!closing) {
+                Optional<PatroniCluster.Member> m = Optional.empty();
+                Optional<PatroniCluster.Member> leader = Optional.empty();
+                try {
+                    List<PatroniCluster.Member> members = lab().members();
+                    m = members.stream().filter(x -> x.name().equals(node)).findFirst();
+                    leader = members.stream().filter(PatroniCluster.Member::leads).findFirst();
+                } catch (IllegalStateException e) {
+                    // no REST API answered this time; ask again
+                }
+                if (m.isPresent() && back(m.get(), leader)) {
+                    List<Integer> rewinds = faults().rewinds(node);
+                    List<Integer> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
+                    log.note(String.format(Locale.ROOT, "%s back as %s%s %.1f s after %s; %s", node, m.get().role(),
+                            m.get().timeline() == null ? "" : " on timeline " + m.get().timeline(),
+                            (System.nanoTime() - t0) / 1e9, after, since.isEmpty() ? "no pg_rewind"
+                                    : "pg_rewind ran" + (since.size() > 1 ? " " + since.size() + " times" : "")
+                                    + " (exit " + since.stream().map(String::valueOf).collect(
+                                    java.util.stream.Collectors.joining(", ")) + ")"));
+                    return;
+                }
+                sleep(POLL_MILLIS * 5);
+            }
+            log.note(node + " was not back in the cluster by the run's end (" + members() + ")");
+        });
+    }
+
+    /** Running, and either leading or streaming on the leader's timeline. */
+    private static boolean back(PatroniCluster.Member m, Optional<PatroniCluster.Member> leader) {
+        if (!"running".equals(m.state()) && !"streaming".equals(m.state())) {
+            return false;
+        }
+        if (m.leads()) {
+            return true;
+        }
+        return m.lagBytes() != null && leader.isPresent() && leader.get().timeline() != null
+                && leader.get().timeline().equals(m.timeline());
+    }
+
+    /** The fault's own action is over (its event ran, or its length ended): writes accepted now end the gap at 0. */
+    void settled() {
+        settled = true;
+    }
+
+    /** Waits until the gap's probe has seen a write accepted again, at most {@code limit}. */
+    void awaitGap(Duration limit) throws InterruptedException {
+        Thread t = gap;
+        if (t != null) {
+            t.join(limit.toMillis());
+        }
+    }
+
+    private Thread watch(String what, Runnable body) {
+        Thread t = new Thread(body, "gauntlet-" + name + "-" + what);
+        t.setDaemon(true);
+        synchronized (watches) {
+            watches.add(t);
+        }
+        t.start();
+        return t;
+    }
+
+    /** The node a write's server address names, e.g. {@code n2}. */
+    private String nodeAt(String address) {
+        return lab().nodes().entrySet().stream().filter(e -> e.getValue().equals(address)).map(e -> e.getKey())
+                .findFirst().orElse(address);
+    }
+
+    /** Undoes what the fault left on (a cut link, a held process) when the run ends in the middle of it. */
+    void onUnfinished(Runnable undo) {
+        unfinished = undo;
+    }
+
+    @Override
+    public void undo(Log log) throws Exception {
+        settled = true;
+        unfinished.run();
+        long deadline = System.nanoTime() + UNDO_WAIT.toNanos();
+        List<Thread> all;
+        synchronized (watches) {
+            all = List.copyOf(watches);
+        }
+        for (Thread t : all) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+        closing = true;
+        for (Thread t : all) {
+            t.join(5_000);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
