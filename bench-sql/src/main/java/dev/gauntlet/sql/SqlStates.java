@@ -29,6 +29,12 @@ public final class SqlStates {
     public static final String INVALID_PASSWORD = "28P01";
     public static final String INVALID_AUTHORIZATION = "28000";
     public static final String UNDEFINED_DATABASE = "3D000";
+    /**
+     * A write on a server that takes none now: a primary demoted (Patroni's leader cut off from its store), or a
+     * standby a router sent the session to before its health check saw the change. The session is on the wrong
+     * server: dropped and opened again, a router that follows the leader sends it to the new one. Nothing committed.
+     */
+    public static final String READ_ONLY_SQL_TRANSACTION = "25006";
 
     private SqlStates() {
     }
@@ -71,7 +77,8 @@ public final class SqlStates {
         }
         if (state.startsWith("08") || state.equals(ADMIN_SHUTDOWN) || state.equals(CRASH_SHUTDOWN)
                 || state.equals(CANNOT_CONNECT_NOW) || state.equals(TOO_MANY_CONNECTIONS)
-                || state.equals(IDLE_SESSION_TIMEOUT) || state.equals(IDLE_IN_TRANSACTION_TIMEOUT)) {
+                || state.equals(IDLE_SESSION_TIMEOUT) || state.equals(IDLE_IN_TRANSACTION_TIMEOUT)
+                || state.equals(READ_ONLY_SQL_TRANSACTION)) {
             return Kind.CONNECTION;
         }
         if (state.equals(QUERY_CANCELED) || state.equals(LOCK_NOT_AVAILABLE)) {

@@ -143,6 +143,21 @@ class ErrorPolicyTest {
         assertEquals(Failure.Kind.RETRY, f.kind());
     }
 
+    /**
+     * A write refused because the server takes none now (SQLSTATE 25006: a demoted primary, or a standby a router sent
+     * the session to) puts the session on the wrong server: it is a connection failure, reopened, not the run's end.
+     */
+    @Test
+    void aWriteOnAServerThatTakesNoneIsAConnectionFailure() throws Exception {
+        SQLException refused;
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("set default_transaction_read_only = on");
+            refused = assertThrows(SQLException.class, () -> s.executeUpdate("update counter set v = v where id = 1"));
+        }
+        assertEquals("25006", refused.getSQLState(), refused.toString());
+        assertEquals(Failure.Kind.CONNECTION, SqlStates.classify(refused).kind());
+    }
+
     private static SQLException lockInOrder(int first, int second, CountDownLatch bothLocked) {
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
