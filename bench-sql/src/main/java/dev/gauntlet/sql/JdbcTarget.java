@@ -203,8 +203,7 @@ public final class JdbcTarget implements Target<Connection> {
         try {
             session.commit();
         } catch (SQLException e) {
-            Failure f = SqlStates.classify(e);
-            if (f.kind() == Failure.Kind.CONNECTION) {
+            if (SqlStates.leavesCommitUnknown(e)) {
                 throw new AmbiguousCommitException(e);
             }
             rollbackQuietly(session);
@@ -223,8 +222,7 @@ public final class JdbcTarget implements Target<Connection> {
         try {
             operation.execute(session, attempt);
         } catch (SQLException e) {
-            if (operation.commit() == Operation.Commit.IMPLICIT
-                    && SqlStates.classify(e).kind() == Failure.Kind.CONNECTION) {
+            if (operation.commit() == Operation.Commit.IMPLICIT && SqlStates.leavesCommitUnknown(e)) {
                 throw new AmbiguousCommitException(e);
             }
             throw e;

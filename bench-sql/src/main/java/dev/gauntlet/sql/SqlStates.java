@@ -67,6 +67,17 @@ public final class SqlStates {
         return new Failure(kind, state, message(sql));
     }
 
+    /**
+     * Whether {@code error}, met while a commit was under way, leaves the commit unknown: the session was lost (a
+     * connection failure) without the server saying it refused the work. A server that answers "read-only" (25006),
+     * "cannot connect now" (57P03) or "too many connections" (53300) did not commit it.
+     */
+    public static boolean leavesCommitUnknown(Throwable error) {
+        Failure f = classify(error);
+        return f.kind() == Kind.CONNECTION && !f.code().equals(READ_ONLY_SQL_TRANSACTION)
+                && !f.code().equals(CANNOT_CONNECT_NOW) && !f.code().equals(TOO_MANY_CONNECTIONS);
+    }
+
     /** The kind for a SQLSTATE, or null when the state alone does not say. */
     static Kind kindOf(String state) {
         if (state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK)) {

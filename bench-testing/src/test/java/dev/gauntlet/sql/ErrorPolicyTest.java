@@ -156,6 +156,18 @@ class ErrorPolicyTest {
         }
         assertEquals("25006", refused.getSQLState(), refused.toString());
         assertEquals(Failure.Kind.CONNECTION, SqlStates.classify(refused).kind());
+        // Refused as the statement that would have committed it ran: the server said no, nothing is unknown.
+        try (JdbcTarget target = JdbcTarget.direct(settings())) {
+            Connection session = target.open();
+            try (Statement s = session.createStatement()) {
+                s.execute("set session characteristics as transaction read only");
+            }
+            session.commit();
+            Exception e = assertThrows(Exception.class, () -> target.transact(session, alone(Operation.Commit.IMPLICIT,
+                    "update counter set v = v + 1 where id = 2"), new dev.gauntlet.core.run.Attempt()));
+            assertEquals(Failure.Kind.CONNECTION, target.classify(e).kind(), e.toString());
+            target.release(session, true);
+        }
     }
 
     private static SQLException lockInOrder(int first, int second, CountDownLatch bothLocked) {

@@ -121,7 +121,7 @@ abstract class ClusterDisruption extends SystemDisruption {
     }
 
     /** Running, and either leading or streaming on the leader's timeline. */
-    private static boolean back(PatroniCluster.Member m, Optional<PatroniCluster.Member> leader) {
+    static boolean back(PatroniCluster.Member m, Optional<PatroniCluster.Member> leader) {
         if (!"running".equals(m.state()) && !"streaming".equals(m.state())) {
             return false;
         }

@@ -27,35 +27,39 @@ final class RollingRestart extends ClusterDisruption {
         long t0 = System.nanoTime();
         watchGap(t0, log);
         for (String replica : replicas) {
-            restart(replica, t0, log);
+            faults().restart(replica);
+            awaitBack(replica, t0, "restarted", log);
         }
         String answer = faults().switchover(leader, null);
         log.note(String.format(Locale.ROOT, "%.1f s: switchover from %s: Patroni said '%s'", since(t0), leader, answer));
-        restart(leader, t0, log);
+        awaitBack(leader, t0, "demoted by the switchover", log);
+        faults().restart(leader);
+        awaitBack(leader, t0, "restarted", log);
         settled();
         awaitGap(NodeKill.FAILOVER_LIMIT);
     }
 
-    private void restart(String node, long t0, Log log) {
-        faults().restart(node);
+    /** Waits until {@code node} runs again, leading or streaming on the leader's timeline, and notes when. */
+    private void awaitBack(String node, long t0, String what, Log log) {
         long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            Optional<PatroniCluster.Member> m = Optional.empty();
             try {
-                m = lab().members().stream().filter(x -> x.name().equals(node)).findFirst();
+                List<PatroniCluster.Member> members = lab().members();
+                Optional<PatroniCluster.Member> m = members.stream().filter(x -> x.name().equals(node)).findFirst();
+                Optional<PatroniCluster.Member> leader = members.stream().filter(PatroniCluster.Member::leads)
+                        .findFirst();
+                if (m.isPresent() && back(m.get(), leader)) {
+                    log.note(String.format(Locale.ROOT, "%.1f s: %s %s, back as %s", since(t0), node, what,
+                            m.get().role()));
+                    return;
+                }
             } catch (IllegalStateException e) {
-                // ask again
-            }
-            if (m.isPresent() && ("running".equals(m.get().state()) || "streaming".equals(m.get().state()))
-                    && (m.get().leads() || m.get().lagBytes() != null)) {
-                log.note(String.format(Locale.ROOT, "%.1f s: %s restarted, back as %s", since(t0), node,
-                        m.get().role()));
-                return;
+                // no REST API answered this time; ask again
             }
             sleep(250);
         }
-        throw new IllegalStateException(node + " was not back in " + STEP_LIMIT.toMinutes() + " min after its restart ("
-                + members() + ")");
+        throw new IllegalStateException(node + " was not back in " + STEP_LIMIT.toMinutes() + " min after it was "
+                + what + " (" + members() + ")");
     }
 
     private static double since(long t0) {
