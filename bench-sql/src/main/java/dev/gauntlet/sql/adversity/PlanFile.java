@@ -61,7 +61,8 @@ public final class PlanFile {
     private static final Set<String> TIMING = Set.of("kind", "name", "at", "length", "repeat", "every", "random", "until");
 
     /** The plans that ship with Gauntlet (in plans/ and on the classpath). */
-    public static final List<String> SHIPPED = List.of("pua-smoke", "pua-postgres", "pua-failover-loss");
+    public static final List<String> SHIPPED = List.of("pua-smoke", "pua-postgres", "pua-failover-loss",
+            "pua-patroni");
 
     private final String file;
 

@@ -215,18 +215,82 @@ class PlanFileTest {
     }
 
     @Test
+    void aPlanNamesTheClusterItStartsAndItsFaultsTheirNodes() {
+        AdversityPlan shortForm = PlanFile.parse("p.yaml", """
+                cluster: patroni
+                phases:
+                  - name: a
+                    length: 2m
+                    disruptions:
+                      - {kind: node-kill, at: 5s}
+                      - {kind: node-partition, at: 40s, length: 10s, node: n2, from: [dcs, nodes]}
+                      - {kind: switchover, at: 70s, to: sync-standby}
+                """);
+        assertEquals(ClusterSpec.patroni(), shortForm.cluster());
+        assertEquals(Standby.SYNC, shortForm.standby(), "a cluster's standby is sync unless the plan says async");
+        assertEquals(3, shortForm.schedule(1).size());
+        AdversityPlan longForm = PlanFile.parse("p.yaml", """
+                cluster: {nodes: 5, route: multi-host, maximum-lag-on-failover: 16MB}
+                standby: async
+                phases: [{name: a, length: 1m}]
+                """);
+        assertEquals(new ClusterSpec("patroni", 5, "multi-host", 16L << 20), longForm.cluster());
+        assertEquals(Standby.ASYNC, longForm.standby());
+        assertEquals(null, PlanFile.parse("p.yaml", "phases: [{name: a, length: 1m}]").cluster());
+
+        String[][] refused = {
+                {"cluster: cockroach", "cluster: cluster 'cockroach' is not one Gauntlet can start; patroni is"},
+                {"cluster: {nodes: 1}", "cluster: a Patroni cluster here has 2 to 9 nodes, not 1"},
+                {"cluster: {route: dns}", "cluster: route must be haproxy or multi-host, not 'dns'"},
+                {"cluster: {maximum-lag-on-failover: lots}", "is not a size like 1048576, 512kB, 16MB or 1GB"},
+                {"cluster: {zones: 3}", "cluster: unknown key 'zones'"},
+                {"cluster: patroni\nstandby: none", "a cluster has standbys: standby is sync or async with cluster"},
+        };
+        for (String[] r : refused) {
+            String text = r[0] + "\nphases: [{name: a, length: 1m}]";
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PlanFile.parse("p.yaml",
+                    text));
+            assertTrue(e.getMessage().startsWith("p.yaml: ") && e.getMessage().contains(r[1]), e.getMessage());
+        }
+        String[][] badOptions = {
+                {"{kind: node-kill, node: primary}", "node: 'primary' is not a member: leader, sync-standby, replica"},
+                {"{kind: node-kill, length: 10s}", "a length needs patroni: true"},
+                {"{kind: node-kill, patroni: yes}", "patroni: must be true or false (got yes)"},
+                {"{kind: node-partition, length: 10s, from: [dcs, disk]}", "from: 'disk' is not a side"},
+                {"{kind: switchover, to: leader}", "to: 'leader' is not a candidate"},
+                {"{kind: dcs-outage}", "needs a positive length"},
+                {"{kind: switchover, length: 5s}", "runs to completion and takes no length"},
+        };
+        for (String[] b : badOptions) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PlanFile.parse("p.yaml",
+                    "cluster: patroni\nphases: [{name: a, length: 1m, disruptions: [" + b[0] + "]}]"));
+            assertTrue(e.getMessage().contains(b[1]), e.getMessage());
+        }
+    }
+
+    @Test
     void theShippedPlansAreValid() {
         for (String name : List.of("pua-smoke.yaml", "pua-postgres.yaml")) {
             Path file = Path.of("..", "plans", name);
             AdversityPlan plan = PlanFile.read(file);
             List<ScheduledDisruption> schedule = plan.schedule(42);
             for (DisruptionKind kind : DisruptionKind.values()) {
-                if (kind == DisruptionKind.COMMAND) {
-                    continue; // the user's own commands: the example plans in plans/examples (ExamplePlansTest)
+                if (kind == DisruptionKind.COMMAND || kind.need() == DisruptionKind.Need.CLUSTER) {
+                    continue; // the user's own commands: plans/examples (ExamplePlansTest); a cluster's: pua-patroni
                 }
                 assertTrue(schedule.stream().anyMatch(s -> s.spec().kind() == kind), name + " has no " + kind.label());
             }
         }
+        AdversityPlan patroni = PlanFile.read(Path.of("..", "plans", "pua-patroni.yaml"));
+        assertEquals(new ClusterSpec("patroni", 3, "haproxy", 1L << 30), patroni.cluster());
+        assertEquals(Standby.SYNC, patroni.standby());
+        assertEquals(java.time.Duration.ofMinutes(30), patroni.length());
+        List<ScheduledDisruption> onCluster = patroni.schedule(42);
+        for (DisruptionKind kind : DisruptionKind.needing(DisruptionKind.Need.CLUSTER)) {
+            assertTrue(onCluster.stream().anyMatch(s -> s.spec().kind() == kind), "pua-patroni has no " + kind.label());
+        }
+        assertTrue(onCluster.stream().allMatch(s -> s.spec().kind().need() == DisruptionKind.Need.CLUSTER
+                || s.spec().kind().need() == DisruptionKind.Need.SQL), "only what a cluster can take");
         assertEquals(Standby.SYNC, PlanFile.read(Path.of("..", "plans", "pua-postgres.yaml")).standby());
         // The failover-loss plan: one zone outage whose standby is held behind first, asynchronous by default.
         AdversityPlan loss = PlanFile.read(Path.of("..", "plans", "pua-failover-loss.yaml"));
