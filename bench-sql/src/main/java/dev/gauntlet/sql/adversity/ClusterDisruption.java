@@ -92,6 +92,15 @@ abstract class ClusterDisruption extends SystemDisruption {
      * notes when, in which role and on which timeline, and whether pg_rewind ran on it since {@code rewindsBefore}.
      */
     void watchRejoin(String node, long t0, int rewindsBefore, String after, Log log) {
+        watchRejoin(node, t0, rewindsBefore, after, m -> true, log);
+    }
+
+    /**
+     * The same, {@code changed} saying whether what Patroni lists is the node after the fault and not a view from
+     * before it (a member killed a moment ago is still listed as running until Patroni's next loop).
+     */
+    void watchRejoin(String node, long t0, int rewindsBefore, String after,
+                     java.util.function.Predicate<PatroniCluster.Member> changed, Log log) {
         watch("rejoin-" + node, () -> {
             while (!closing) {
                 Optional<PatroniCluster.Member> m = Optional.empty();
@@ -103,7 +112,7 @@ abstract class ClusterDisruption extends SystemDisruption {
                 } catch (IllegalStateException e) {
                     // no REST API answered this time; ask again
                 }
-                if (m.isPresent() && back(m.get(), leader)) {
+                if (m.isPresent() && back(m.get(), leader) && changed.test(m.get())) {
                     List<Integer> rewinds = faults().rewinds(node);
                     List<Integer> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
                     log.note(String.format(Locale.ROOT, "%s back as %s%s %.1f s after %s; %s", node, m.get().role(),

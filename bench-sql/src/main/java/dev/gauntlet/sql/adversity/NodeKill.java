@@ -43,6 +43,7 @@ final class NodeKill extends ClusterDisruption {
         if (holdReplication.compareTo(Duration.ZERO) > 0) {
             hold(log);
         }
+        long postmaster = faults().postmasterPid(node);
         long t0 = System.nanoTime();
         watchGap(t0, log);
         if (patroni) {
@@ -56,7 +57,12 @@ final class NodeKill extends ClusterDisruption {
         settled();
         awaitGap(FAILOVER_LIMIT);
         if (!patroni) {
-            watchRejoin(node, t0, rewinds, "the kill", log);
+            // back once a new postmaster runs: until Patroni's next loop it lists the killed one as running
+            String killed = node;
+            watchRejoin(node, t0, rewinds, "the kill", m -> {
+                long now = faults().postmasterPid(killed);
+                return now != 0 && now != postmaster;
+            }, log);
         }
     }
 
@@ -69,7 +75,8 @@ final class NodeKill extends ClusterDisruption {
         faults().boot(node);
         crashed = false;
         log.note(node + " booted (its Patroni started again)");
-        watchRejoin(node, t0, rewinds, "its boot", log);
+        String booted = node;
+        watchRejoin(node, t0, rewinds, "its boot", m -> faults().postmasterPid(booted) != 0, log);
     }
 
     /**

@@ -27,6 +27,6 @@ final class Switchover extends ClusterDisruption {
         log.note("switchover from " + leader + (candidate == null ? "" : " to " + candidate) + ": Patroni said '"
                 + answer + "'");
         awaitGap(NodeKill.FAILOVER_LIMIT);
-        watchRejoin(leader, t0, rewinds, "the switchover", log);
+        watchRejoin(leader, t0, rewinds, "the switchover", m -> !m.leads(), log);
     }
 }

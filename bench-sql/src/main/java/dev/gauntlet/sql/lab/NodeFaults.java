@@ -267,6 +267,11 @@ public final class NodeFaults {
         }
     }
 
+    /** The PID of the node's postmaster now, or 0 when it runs none. */
+    public long postmasterPid(String node) {
+        return postmaster(node).map(ProcessHandle::pid).orElse(0L);
+    }
+
     private Optional<ProcessHandle> postmaster(String node) {
         Path pidFile = lab.directory().resolve(node).resolve("data").resolve("postmaster.pid");
         try {
