@@ -250,6 +250,9 @@ public final class RunReport {
                 parts.add(k + " " + Figures.metric(v));
             }
         });
+        if (r.failures() == null) {
+            return r.startSeconds() == null || parts.isEmpty() ? "—" : String.join("; ", parts);
+        }
         List<String> failed = new ArrayList<>();
         r.failures().forEach((cls, n) -> {
             if (!cls.equals(dev.gauntlet.core.result.Interval.REOPENED) && n > 0) {

@@ -16,13 +16,14 @@ import java.util.Map;
  *
  * <p>{@code figures} are what the disruption measured itself, by name (e.g. {@value #AVAILABILITY_GAP}: seconds from
  * the fault to the first write accepted again); {@code failures} what the workload's clients saw from its start until
- * the workload was back (or the horizon of its recovery): failed attempts by class, ambiguous commits among them.
+ * the workload was back (or the horizon of its recovery): failed attempts by class, ambiguous commits among them
+ * (empty: none; null: not read from the intervals, as in a result written before they were).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds,
                                Double startSeconds, Double endSeconds, String outcome, List<String> notes,
                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> figures,
-                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> failures,
+                               Map<String, Long> failures,
                                String recovery, Double recoverySeconds, String recoveryNote) {
 
     /** Seconds from the fault until a write was accepted again, as the disruption's own probe saw it. */
@@ -44,7 +45,7 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
     public DisruptionRecord {
         notes = notes == null ? List.of() : List.copyOf(notes);
         figures = figures == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
-        failures = failures == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failures));
+        failures = failures == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failures));
     }
 
     public DisruptionRecord(String name, double plannedStartSeconds, Double plannedEndSeconds, Double startSeconds,

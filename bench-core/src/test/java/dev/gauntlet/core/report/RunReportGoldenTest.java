@@ -143,9 +143,9 @@ class RunReportGoldenTest {
         String md = RunReport.markdown(RunFixture.throughFaults());
         String squeezed = md.replaceAll(" +", " ");
         assertTrue(md.contains("\n## Disruptions\n"), md);
-        assertTrue(squeezed.contains("\n| Disruption | Planned | Started | Ended | Outcome | Recovery | Notes |\n"), md);
+        assertTrue(squeezed.contains("\n| Disruption | Planned | Started | Ended | Outcome | Recovery | Clients saw | Notes |\n"), md);
         assertTrue(squeezed.contains("| kill-primary | 30.0s-32.0s | 30.1s | 32.0s | done | recovered in 12.0s "
-                + "| pg_ctl stop -m immediate |"), md);
+                + "| — | pg_ctl stop -m immediate |"), md);
         assertTrue(squeezed.contains("| 70.0s-80.0s | 70.0s | 80.0s | done | not recovered |"), md);
         assertTrue(md.indexOf("## Disruptions") > md.indexOf("## Phases")
                 && md.indexOf("## Disruptions") < md.indexOf("## Operations"), "after the phases they fall in");

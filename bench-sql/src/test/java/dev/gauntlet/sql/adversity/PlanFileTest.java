@@ -255,7 +255,7 @@ class PlanFileTest {
         String[][] badOptions = {
                 {"{kind: node-kill, node: primary}", "node: 'primary' is not a member: leader, sync-standby, replica"},
                 {"{kind: node-kill, length: 10s}", "a length needs patroni: true"},
-                {"{kind: node-kill, patroni: yes}", "patroni: must be true or false (got yes)"},
+                {"{kind: node-kill, patroni: maybe}", "patroni: must be true or false (got maybe)"},
                 {"{kind: node-partition, length: 10s, from: [dcs, disk]}", "from: 'disk' is not a side"},
                 {"{kind: switchover, to: leader}", "to: 'leader' is not a candidate"},
                 {"{kind: dcs-outage}", "needs a positive length"},
