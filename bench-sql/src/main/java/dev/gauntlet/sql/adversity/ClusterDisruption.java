@@ -27,11 +27,28 @@ abstract class ClusterDisruption extends SystemDisruption {
     private final List<Thread> watches = new ArrayList<>();
     private volatile Thread gap;
     private volatile boolean settled;
+    private volatile boolean abandoned;
     private volatile boolean closing;
     private volatile Runnable unfinished = () -> { };
 
     ClusterDisruption(String name, SystemUnderTest system) {
         super(name, system);
+    }
+
+    /**
+     * Brings the fault on, or runs the event through. A fault that fails half-way has no gap to measure: the probe
+     * stops, and the note says so.
+     */
+    abstract void fault(Log log) throws Exception;
+
+    @Override
+    public final void start(Log log) throws Exception {
+        try {
+            fault(log);
+        } catch (Exception | Error e) {
+            abandoned = true;
+            throw e;
+        }
     }
 
     PatroniCluster lab() {
@@ -68,6 +85,10 @@ abstract class ClusterDisruption extends SystemDisruption {
         gap = watch("gap", () -> {
             boolean refused = false;
             while (!closing) {
+                if (abandoned) {
+                    log.note("no availability gap: the fault failed before it was through");
+                    return;
+                }
                 Optional<String> by = system.tryWrite();
                 double s = (System.nanoTime() - t0) / 1e9;
                 if (by.isEmpty()) {

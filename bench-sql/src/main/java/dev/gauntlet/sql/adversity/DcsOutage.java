@@ -17,7 +17,7 @@ final class DcsOutage extends ClusterDisruption {
     }
 
     @Override
-    public void start(Log log) throws Exception {
+    void fault(Log log) throws Exception {
         before(log);
         members = faults().dcsMajority();
         long t0 = System.nanoTime();

@@ -26,8 +26,9 @@ public enum DisruptionKind {
             "CHECKPOINT every EVERY"),
     VACUUM_FULL("vacuum-full", Need.SQL, false, Length.NONE, null, Map.of("table", ""),
             "VACUUM FULL of TABLE (an exclusive lock while it rewrites)"),
-    DISK_STALL("disk-stall", Need.SERVER_PROCESSES, true, Length.REQUIRED, null, Map.of(),
-            "the primary's writes frozen (its processes stopped with SIGSTOP, resumed with SIGCONT)"),
+    DISK_STALL("disk-stall", Need.SERVER_PROCESSES, true, Length.REQUIRED, null, Map.of("node", "leader"),
+            "the primary's writes frozen (its processes stopped with SIGSTOP, resumed with SIGCONT); on a cluster, "
+                    + "NODE's PostgreSQL stopped so"),
     LATENCY("latency", Need.TOXIPROXY, true, Length.REQUIRED, null,
             Map.of("latency", "100ms", "jitter", "0ms", "share", "1", "hosts", ""), Set.of("hosts"),
             "LATENCY (+/- JITTER) added each way between the workload and HOSTS for SHARE of the connections"),
@@ -39,8 +40,8 @@ public enum DisruptionKind {
                     + "connections (1 = full partition, less = partial)"),
     RESET("reset", Need.TOXIPROXY, true, Length.REQUIRED, null, Map.of("share", "1", "hosts", ""),
             Set.of("hosts"), "connections to HOSTS reset (TCP RST) for SHARE of the connections"),
-    RESTART_FAST("restart-fast", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(15), Map.of(),
-            "pg_ctl restart -m fast"),
+    RESTART_FAST("restart-fast", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(15),
+            Map.of("node", "leader"), "pg_ctl restart -m fast; on a cluster, NODE's PostgreSQL restarted by its Patroni"),
     RESTART_IMMEDIATE("restart-immediate", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(15),
             Map.of(), "pg_ctl restart -m immediate (crash recovery on start)"),
     KILL_BACKEND("kill-backend", Need.SERVER_PROCESSES, true, Length.NONE, Duration.ofSeconds(10), Map.of(),
@@ -188,6 +189,11 @@ public enum DisruptionKind {
     }
 
     /** The kinds that need {@code need}. */
+    /** Whether a cluster Gauntlet starts takes this kind aimed at one of its nodes ({@code node}). */
+    public boolean aimsAtANode() {
+        return options.containsKey("node");
+    }
+
     public static Set<DisruptionKind> needing(Need need) {
         return Arrays.stream(values()).filter(k -> k.need == need).collect(Collectors.toUnmodifiableSet());
     }

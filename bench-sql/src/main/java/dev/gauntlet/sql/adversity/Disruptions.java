@@ -30,9 +30,11 @@ public final class Disruptions {
             case CDC -> new CdcConsumer(name, system, spec.option("plugin"));
             case CHECKPOINT_STORM -> new CheckpointStorm(name, system, spec.durationOption("every"));
             case VACUUM_FULL -> new VacuumFull(name, system, spec.option("table"));
-            case DISK_STALL -> new DiskStall(name, system);
+            case DISK_STALL -> system.cluster().isPresent() ? new NodeStall(name, system, spec.option("node"))
+                    : new DiskStall(name, system);
             case LATENCY, BANDWIDTH, BLACKHOLE, RESET -> new NetworkFault(name, system, spec);
-            case RESTART_FAST -> new Restart(name, system, false);
+            case RESTART_FAST -> system.cluster().isPresent() ? new NodeRestart(name, system, spec.option("node"))
+                    : new Restart(name, system, false);
             case RESTART_IMMEDIATE -> new Restart(name, system, true);
             case KILL_BACKEND -> new KillBackend(name, system);
             case TERMINATE_SESSIONS -> new TerminateSessions(name, system);

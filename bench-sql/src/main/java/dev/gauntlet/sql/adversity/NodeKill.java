@@ -35,7 +35,7 @@ final class NodeKill extends ClusterDisruption {
     }
 
     @Override
-    public void start(Log log) throws Exception {
+    void fault(Log log) throws Exception {
         String leader = before(log);
         node = faults().resolve(which);
         rewinds = faults().rewinds(node).size();

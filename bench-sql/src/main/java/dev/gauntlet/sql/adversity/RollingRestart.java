@@ -20,7 +20,7 @@ final class RollingRestart extends ClusterDisruption {
     }
 
     @Override
-    public void start(Log log) throws Exception {
+    void fault(Log log) throws Exception {
         String leader = before(log);
         List<String> replicas = lab().members().stream().filter(m -> !m.leads()).map(PatroniCluster.Member::name)
                 .toList();

@@ -16,7 +16,7 @@ final class Switchover extends ClusterDisruption {
     }
 
     @Override
-    public void start(Log log) throws Exception {
+    void fault(Log log) throws Exception {
         String leader = before(log);
         String candidate = to.isBlank() ? null : faults().resolve(to);
         int rewinds = faults().rewinds(leader).size();

@@ -119,7 +119,7 @@ public final class SystemUnderTest {
     public Optional<String> cannotTake(DisruptionKind.Need need) {
         return switch (need) {
             case SQL -> Optional.empty();
-            case SERVER_PROCESSES, SERVER_FILES -> local != null ? Optional.empty()
+            case SERVER_PROCESSES, SERVER_FILES -> local != null || cluster != null ? Optional.empty()
                     : Optional.of("they need " + need.description() + URL_TAKES);
             case STANDBY -> local != null && local.standby().isPresent() ? Optional.empty()
                     : Optional.of("they need " + need.description()

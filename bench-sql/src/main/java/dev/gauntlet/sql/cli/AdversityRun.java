@@ -109,6 +109,13 @@ final class AdversityRun implements AutoCloseable {
             }
         }
         List<String> clusterKinds = plan.needing(DisruptionKind.Need.CLUSTER);
+        List<String> aimed = plan.phases().stream().flatMap(p -> p.disruptions().stream())
+                .filter(d -> d.kind().aimsAtANode() && d.kind().need() != DisruptionKind.Need.CLUSTER
+                        && !"leader".equals(d.option("node"))).map(d -> d.label()).distinct().toList();
+        if (plan.cluster() == null && !aimed.isEmpty()) {
+            throw new BadInputException(file + ": " + String.join(", ", aimed) + ": node names a member of a cluster "
+                    + "Gauntlet starts (cluster: patroni); elsewhere they act on the primary (leave node out)");
+        }
         if (plan.cluster() != null) {
             refuseOnCluster(file, plan, connection, share);
         } else if (!clusterKinds.isEmpty()) {
@@ -122,9 +129,9 @@ final class AdversityRun implements AutoCloseable {
         }
         List<String> network = plan.needing(DisruptionKind.Need.TOXIPROXY);
         TargetHosts target = null;
-        if (plan.cluster() != null) {
-            // the cluster's servers are its own; network faults take the workload's route (checked above)
-        } else if (!connection.embedded()) {
+        // A cluster's servers are its own; its network faults take the workload's route (refuseOnCluster).
+        boolean given = plan.cluster() == null && !connection.embedded();
+        if (given) {
             for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES,
                     DisruptionKind.Need.SERVER_FILES, DisruptionKind.Need.STANDBY)) {
                 List<String> refused = plan.needing(need);
@@ -140,7 +147,8 @@ final class AdversityRun implements AutoCloseable {
                         + "jdbc:postgresql://HOST[:PORT][,HOST[:PORT]...]/DATABASE (a proxy in front of each server), "
                         + "not '" + Redaction.url(connection.url) + "'");
             }
-        } else if (plan.standby() == Standby.NONE && !plan.needing(DisruptionKind.Need.STANDBY).isEmpty()) {
+        } else if (plan.cluster() == null && plan.standby() == Standby.NONE
+                && !plan.needing(DisruptionKind.Need.STANDBY).isEmpty()) {
             throw new BadInputException(file + ": " + String.join(", ", plan.needing(DisruptionKind.Need.STANDBY))
                     + " needs a standby to fail over to; set standby: sync or async");
         }
@@ -186,11 +194,14 @@ final class AdversityRun implements AutoCloseable {
         }
         for (DisruptionKind.Need need : List.of(DisruptionKind.Need.SERVER_PROCESSES, DisruptionKind.Need.SERVER_FILES,
                 DisruptionKind.Need.STANDBY)) {
-            List<String> refused = plan.needing(need);
+            List<String> refused = plan.phases().stream().flatMap(p -> p.disruptions().stream())
+                    .filter(d -> d.kind().need() == need && !d.kind().aimsAtANode()).map(d -> d.label()).distinct()
+                    .toList();
             if (!refused.isEmpty()) {
                 throw new BadInputException(file + ": " + String.join(", ", refused) + " cannot run on a cluster: "
                         + "they need " + need.description() + "; on a cluster run node-kill, node-partition, "
-                        + "dcs-outage, switchover, rolling-restart, SQL-level disruptions and network faults");
+                        + "dcs-outage, switchover, rolling-restart, disk-stall and restart-fast (with node), "
+                        + "SQL-level disruptions and network faults");
             }
         }
         if (!share.whole()) {

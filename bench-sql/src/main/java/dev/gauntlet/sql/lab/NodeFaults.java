@@ -116,6 +116,16 @@ public final class NodeFaults {
         return all.size();
     }
 
+    /** The PIDs of the node's PostgreSQL: its postmaster and every process under it. */
+    public List<Long> postgresProcesses(String node) {
+        ProcessHandle postmaster = postmaster(node).orElseThrow(() -> new IllegalStateException("PostgreSQL of "
+                + node + " is not running (no postmaster.pid)"));
+        List<Long> pids = new ArrayList<>();
+        pids.add(postmaster.pid());
+        postmaster.descendants().forEach(p -> pids.add(p.pid()));
+        return pids;
+    }
+
     /** The node's machine crashed: its Patroni and PostgreSQL killed at once. {@link #boot} brings it back. */
     public void crash(String node) {
         Optional<ProcessHandle> postmaster = postmaster(node);

@@ -1,15 +1,10 @@
 package dev.gauntlet.sql.lab;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.sql.ConnectionSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +43,6 @@ public final class PatroniCluster implements AutoCloseable {
     public static final String SUPERUSER = "postgres";
     private static final int ETCD_MEMBERS = 3;
     private static final Duration START_LIMIT = Duration.ofMinutes(3);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
@@ -108,7 +101,7 @@ public final class PatroniCluster implements AutoCloseable {
     private final Path directory;
     private final String password;
     private final List<Process> processes = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final PatroniRest rest = new PatroniRest();
     private final Map<String, String> nodeAddresses = new LinkedHashMap<>();
     private final Map<String, Process> patronis = new LinkedHashMap<>();
     private final List<String> etcdAddresses = new ArrayList<>();
@@ -294,31 +287,7 @@ public final class PatroniCluster implements AutoCloseable {
 
     /** The members as a node's Patroni sees them ({@code GET /cluster}), from the first node that answers. */
     public List<Member> members() {
-        IllegalStateException failure = null;
-        for (String address : nodeAddresses.values()) {
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + address
-                        + ":8008/cluster")).timeout(Duration.ofSeconds(2)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() != 200) {
-                    continue;
-                }
-                List<Member> members = new ArrayList<>();
-                for (JsonNode m : JSON.readTree(r.body()).path("members")) {
-                    members.add(new Member(m.path("name").asText(), m.path("role").asText(), m.path("state").asText(),
-                            m.path("host").asText(), m.hasNonNull("timeline") ? m.get("timeline").asInt() : null,
-                            m.hasNonNull("lag") && m.get("lag").isNumber() ? m.get("lag").asLong() : null));
-                }
-                members.sort(Comparator.comparing(Member::name));
-                return members;
-            } catch (IOException e) {
-                failure = new IllegalStateException("Patroni's REST API on " + address + ": " + e.getMessage(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            }
-        }
-        throw failure != null ? failure : new IllegalStateException("no Patroni REST API answered");
+        return rest.members(nodeAddresses.values());
     }
 
     /** The member that leads now, as Patroni says. */
@@ -443,17 +412,7 @@ public final class PatroniCluster implements AutoCloseable {
         if (address == null) {
             throw new IllegalArgumentException("no node " + node + " in this lab");
         }
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://" + address + ":8008" + path))
-                    .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
-                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException("Patroni's REST API on " + node + " (" + address + "): " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return rest.call(address, method, path, json);
     }
 
     /** A superuser session straight to one node's PostgreSQL (not through HAProxy). */

@@ -28,7 +28,8 @@ final class PatroniConfig {
         dcs.put("primary_start_timeout", 0);
         dcs.put("primary_stop_timeout", 5);
         dcs.put("postgresql", Map.of("use_pg_rewind", true, "use_slots", true, "parameters", Map.of(
-                "wal_log_hints", "on", "max_connections", 300, "max_wal_senders", 10, "max_replication_slots", 10,
+                "wal_log_hints", "on", "wal_level", "logical", "max_connections", 300, "max_wal_senders", 10,
+                "max_replication_slots", 10,
                 "wal_keep_size", "256MB", "hot_standby", "on")));
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("scope", scope);
