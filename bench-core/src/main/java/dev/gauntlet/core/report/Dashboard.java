@@ -307,8 +307,8 @@ public final class Dashboard {
             return;
         }
         html.append("<section id=\"disruptions\">\n<h2>Disruptions</h2>\n<p>")
-                .append(HtmlTable.escape(RunReport.DISRUPTIONS_EXPLAINED)).append("</p>\n")
-                .append(HtmlTable.of(RunReport.disruptionTable(run))).append("</section>\n");
+                .append(HtmlTable.escape(DisruptionTable.EXPLAINED)).append("</p>\n")
+                .append(HtmlTable.of(DisruptionTable.of(run))).append("</section>\n");
     }
 
     private void metrics() {
