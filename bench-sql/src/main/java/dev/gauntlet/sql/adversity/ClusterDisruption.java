@@ -124,16 +124,8 @@ abstract class ClusterDisruption extends SystemDisruption {
                      java.util.function.Predicate<PatroniCluster.Member> changed, Log log) {
         watch("rejoin-" + node, () -> {
             while (!closing) {
-                Optional<PatroniCluster.Member> m = Optional.empty();
-                Optional<PatroniCluster.Member> leader = Optional.empty();
-                try {
-                    List<PatroniCluster.Member> members = lab().members();
-                    m = members.stream().filter(x -> x.name().equals(node)).findFirst();
-                    leader = members.stream().filter(PatroniCluster.Member::leads).findFirst();
-                } catch (IllegalStateException e) {
-                    // no REST API answered this time; ask again
-                }
-                if (m.isPresent() && back(m.get(), leader) && changed.test(m.get())) {
+                Optional<PatroniCluster.Member> m = backNow(node).filter(changed);
+                if (m.isPresent()) {
                     List<Integer> rewinds = faults().rewinds(node);
                     List<Integer> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
                     log.note(String.format(Locale.ROOT, "%s back as %s%s %.1f s after %s; %s", node, m.get().role(),
@@ -150,8 +142,21 @@ abstract class ClusterDisruption extends SystemDisruption {
         });
     }
 
-    /** Running, and either leading or streaming on the leader's timeline. */
-    static boolean back(PatroniCluster.Member m, Optional<PatroniCluster.Member> leader) {
+    /**
+     * The node as Patroni lists it now if it is back (running, and either leading or streaming on the leader's
+     * timeline); empty when it is not, or no REST API answered this time.
+     */
+    Optional<PatroniCluster.Member> backNow(String node) {
+        try {
+            List<PatroniCluster.Member> members = lab().members();
+            Optional<PatroniCluster.Member> leader = members.stream().filter(PatroniCluster.Member::leads).findFirst();
+            return members.stream().filter(x -> x.name().equals(node)).filter(x -> back(x, leader)).findFirst();
+        } catch (IllegalStateException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean back(PatroniCluster.Member m, Optional<PatroniCluster.Member> leader) {
         if (!"running".equals(m.state()) && !"streaming".equals(m.state())) {
             return false;
         }

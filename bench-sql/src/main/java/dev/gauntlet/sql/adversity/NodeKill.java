@@ -40,9 +40,7 @@ final class NodeKill extends ClusterDisruption {
         node = faults().resolve(which);
         rewinds = faults().rewinds(node).size();
         String role = node.equals(leader) ? " (the leader)" : "";
-        if (holdReplication.compareTo(Duration.ZERO) > 0) {
-            hold(log);
-        }
+        StoppedProcesses held = holdReplication.compareTo(Duration.ZERO) > 0 ? hold(log) : null;
         long postmaster = faults().postmasterPid(node);
         long t0 = System.nanoTime();
         watchGap(t0, log);
@@ -53,6 +51,9 @@ final class NodeKill extends ClusterDisruption {
         } else {
             int n = faults().killPostgres(node);
             log.note(node + role + "'s PostgreSQL killed (SIGKILL to " + n + " processes)");
+        }
+        if (held != null) {
+            held.kill(); // gone with the node already: this only ends the hook that would resume them
         }
         settled();
         awaitGap(FAILOVER_LIMIT);
@@ -80,18 +81,17 @@ final class NodeKill extends ClusterDisruption {
     }
 
     /**
-     * Holds the node's WAL senders for {@link #holdReplication} (resumed at once if this fails half-way, killed with
-     * the node otherwise: on resuming they would send what they hold) and notes how far behind each replica fell.
+     * Holds the node's WAL senders for {@link #holdReplication} and notes how far behind each replica fell; returns
+     * them still stopped, to die with the node (resumed, they would send what they hold). Resumed at once if this
+     * fails half-way.
      */
-    private void hold(Log log) throws Exception {
+    private StoppedProcesses hold(Log log) throws Exception {
         List<Long> senders = faults().walSenders(node);
         if (senders.isEmpty()) {
             throw new IllegalStateException(node + " sends WAL to no replica: there is nothing to hold back");
         }
-        Thread resume = new Thread(() -> resumeQuietly(senders), "gauntlet-node-kill-undo");
-        Runtime.getRuntime().addShutdownHook(resume);
+        StoppedProcesses held = StoppedProcesses.stop(senders, "node-kill");
         try {
-            DiskStall.signal("STOP", senders);
             Thread.sleep(holdReplication.toMillis());
             Map<String, Long> behind = faults().behind(node);
             behind.forEach((n, bytes) -> log.figure("behindBytes." + n, bytes));
@@ -99,23 +99,10 @@ final class NodeKill extends ClusterDisruption {
                     + (behind.isEmpty() ? "how far behind could not be read" : String.join(", ", behind.entrySet()
                     .stream().map(e -> String.format(Locale.ROOT, "%s %,.1f MB behind", e.getKey(),
                             e.getValue() / (double) (1 << 20))).toList())));
+            return held;
         } catch (Exception | Error e) {
-            resumeQuietly(senders);
+            held.resumeQuietly();
             throw e;
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(resume);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or has run: it resumed the senders too
-            }
-        }
-    }
-
-    private static void resumeQuietly(List<Long> pids) {
-        try {
-            DiskStall.signal("CONT", pids);
-        } catch (Exception ignored) {
-            // gone already, or the JVM is going
         }
     }
 }

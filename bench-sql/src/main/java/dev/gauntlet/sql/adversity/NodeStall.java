@@ -12,8 +12,7 @@ final class NodeStall extends ClusterDisruption {
 
     private final String which;
     private volatile String node;
-    private volatile List<Long> stopped = List.of();
-    private volatile Thread hook;
+    private volatile StoppedProcesses stopped;
 
     NodeStall(String name, SystemUnderTest system, String which) {
         super(name, system);
@@ -27,47 +26,20 @@ final class NodeStall extends ClusterDisruption {
         List<Long> pids = faults().postgresProcesses(node);
         long t0 = System.nanoTime();
         watchGap(t0, log);
-        hook = new Thread(this::resumeQuietly, "gauntlet-node-stall-undo");
-        Runtime.getRuntime().addShutdownHook(hook);
-        onUnfinished(this::resumeQuietly);
-        stopped = pids;
-        DiskStall.signal("STOP", pids);
+        stopped = StoppedProcesses.stop(pids, "node-stall");
+        onUnfinished(stopped::resumeQuietly);
         log.note(node + (node.equals(leader) ? " (the leader)" : "") + ": its PostgreSQL's " + pids.size()
                 + " processes stopped (SIGSTOP)");
     }
 
     @Override
     public void stop(Log log) throws Exception {
-        if (stopped.isEmpty()) {
+        if (stopped == null) {
             return;
         }
-        DiskStall.signal("CONT", stopped);
-        stopped = List.of();
+        stopped.resume();
         settled();
         log.note(node + " resumed; " + members());
-        removeHook();
         watchRejoin(node, System.nanoTime(), faults().rewinds(node).size(), "it resumed", log);
-    }
-
-    private void resumeQuietly() {
-        List<Long> pids = stopped;
-        if (!pids.isEmpty()) {
-            try {
-                DiskStall.signal("CONT", pids);
-                stopped = List.of();
-            } catch (Exception ignored) {
-                // gone already, or the JVM is going
-            }
-        }
-    }
-
-    private void removeHook() {
-        try {
-            if (hook != null) {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running or has run: it resumed them too
-        }
     }
 }

@@ -43,18 +43,11 @@ final class RollingRestart extends ClusterDisruption {
     private void awaitBack(String node, long t0, String what, Log log) {
         long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            try {
-                List<PatroniCluster.Member> members = lab().members();
-                Optional<PatroniCluster.Member> m = members.stream().filter(x -> x.name().equals(node)).findFirst();
-                Optional<PatroniCluster.Member> leader = members.stream().filter(PatroniCluster.Member::leads)
-                        .findFirst();
-                if (m.isPresent() && back(m.get(), leader)) {
-                    log.note(String.format(Locale.ROOT, "%.1f s: %s %s, back as %s", since(t0), node, what,
-                            m.get().role()));
-                    return;
-                }
-            } catch (IllegalStateException e) {
-                // no REST API answered this time; ask again
+            Optional<PatroniCluster.Member> m = backNow(node);
+            if (m.isPresent()) {
+                log.note(String.format(Locale.ROOT, "%.1f s: %s %s, back as %s", since(t0), node, what,
+                        m.get().role()));
+                return;
             }
             sleep(250);
         }

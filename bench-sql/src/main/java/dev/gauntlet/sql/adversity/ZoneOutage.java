@@ -83,26 +83,17 @@ final class ZoneOutage extends SystemDisruption {
     private void holdStandbyAndStopPrimary(ReplicatedPostgres servers, Log log) throws Exception {
         var standby = servers.standby().orElseThrow(() -> new IllegalStateException("there is no standby to hold"));
         List<Long> senders = walSenders(servers.primary());
-        Thread resume = new Thread(() -> resumeQuietly(senders), "gauntlet-zone-outage-undo");
-        Runtime.getRuntime().addShutdownHook(resume);
+        StoppedProcesses held = StoppedProcesses.stop(senders, "zone-outage");
         try {
-            DiskStall.signal("STOP", senders);
             Thread.sleep(holdStandby.toMillis());
             String behind = behind(servers, standby);
-            DiskStall.signal("KILL", senders);
+            held.kill();
             servers.stopPrimary();
             log.note("the primary's WAL sender to the standby (pid " + senders.get(0) + ") held "
                     + dev.gauntlet.core.run.Durations.format(holdStandby) + " (SIGSTOP) before the primary stopped: "
                     + behind);
-        } catch (Exception | Error e) {
-            resumeQuietly(senders);
-            throw e;
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(resume);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or has run: it resumed the sender too
-            }
+            held.resumeQuietly();
         }
     }
 
@@ -136,14 +127,6 @@ final class ZoneOutage extends SystemDisruption {
             }
         } catch (SQLException e) {
             return "how far behind could not be read (" + e.getMessage() + ")";
-        }
-    }
-
-    private static void resumeQuietly(List<Long> pids) {
-        try {
-            DiskStall.signal("CONT", pids);
-        } catch (Exception ignored) {
-            // the JVM is going; nothing more can be done
         }
     }
 }
