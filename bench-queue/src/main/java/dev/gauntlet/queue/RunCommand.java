@@ -173,7 +173,7 @@ public final class RunCommand implements Callable<Integer> {
                                 Rendezvous.of(db.settings(), options, System.out)))
                 .experiments(experiments, List.of(), "Each run started from empty tables.")
                 .plan((s, plan) -> withDrain(s, plan(plan, s.throttle)))
-                .beforeEachRun(this::fresh)
+                .beforeEachRun((s, cell, dir) -> fresh(s, cell))
                 .workload((s, cell) -> s.mode.workload())
                 .parameters((s, cell) -> parameters(s))
                 .probes(s -> List.of(new PostgresGauges(s.db.settings(), s.mode.tables()), new WalBytes(s.db.settings())))

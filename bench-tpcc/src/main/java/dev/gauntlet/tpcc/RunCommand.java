@@ -154,8 +154,8 @@ public final class RunCommand implements Callable<Integer> {
                         s.homes().from() + 1, s.homes().size()))
                 .parameters((s, cell) -> parameters(s, mode(cell)))
                 .probes(s -> List.of(new ServerNewOrders(s.db().settings())))
-                .beforeEachRun((s, cell) -> {
-                    s.orders().clear();
+                .beforeEachRun((s, cell, dir) -> {
+                    s.orders().restartIn(dir);
                     if (reload) {
                         InitCommand.load(s.db(), s.warehouses(), Runtime.getRuntime().availableProcessors(), true,
                                 options.seed());

@@ -1,13 +1,16 @@
 package dev.gauntlet.tpcc;
 
+import dev.gauntlet.core.cli.BadInputException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.sql.cli.SqlTables;
 import dev.gauntlet.tpcc.checks.ConsistencyChecks;
+import dev.gauntlet.tpcc.checks.NothingLost;
 import dev.gauntlet.tpcc.figures.MixAudit;
 import dev.gauntlet.tpcc.schema.LoadRecord;
 import dev.gauntlet.tpcc.schema.Schema;
+import dev.gauntlet.tpcc.workload.CommittedOrders;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -63,7 +66,8 @@ final class TpccTables implements SqlTables<LoadRecord> {
         return switch (command) {
             case "check" -> List.of("bench-tpcc check                  # the embedded PostgreSQL's data",
                     "bench-tpcc check --expensive --url jdbc:postgresql://host:5432/db --user bench",
-                    "bench-tpcc check --result results/tpcc-20261123-183750-e7315e   # also audit that run's mix");
+                    "bench-tpcc check --result results/tpcc-20261123-183750-e7315e   # also audit that run's mix",
+                    "bench-tpcc check --ledger results/tpcc-20261123-183750-e7315e   # every New-Order it heard commit");
             default -> List.of("bench-tpcc " + command, "bench-tpcc " + command
                     + " --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it");
         };
@@ -101,6 +105,17 @@ final class TpccTables implements SqlTables<LoadRecord> {
             all.addAll(MixAudit.checks(run));
         }
         return all;
+    }
+
+    /** The nothing-lost check of the committed orders a run left in its directory. */
+    @Override
+    public List<Check> ledgerChecks(Connection c, LoadRecord loaded, Path dir) throws SQLException {
+        CommittedOrders orders = CommittedOrders.read(dir);
+        if (orders == null) {
+            throw new BadInputException(dir + " holds no " + CommittedOrders.FILE + " (the committed New-Orders a "
+                    + "run of bench-tpcc keeps)");
+        }
+        return List.of(NothingLost.run(c, orders));
     }
 
     @Override

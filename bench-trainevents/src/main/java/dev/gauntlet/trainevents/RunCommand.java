@@ -124,7 +124,7 @@ public final class RunCommand implements Callable<Integer> {
         return SqlBenchmark.of(spec, TrainEventsCommand.NAME, connection, options, (db, plan) -> prepare(db))
                 .experiments(experiments, dimensions, "Each run started from the variant's tables, freshly created "
                         + "and seeded with " + seedEvents + " PENDING events.")
-                .beforeEachRun((s, cell) -> fresh(s, variantOf(cell, chosen)))
+                .beforeEachRun((s, cell, dir) -> fresh(s, variantOf(cell, chosen)))
                 .primeApart(new PrimingApart<>() {
                     @Override
                     public void before(Setup s) throws SQLException {

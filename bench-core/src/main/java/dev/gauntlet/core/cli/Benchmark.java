@@ -10,6 +10,7 @@ import dev.gauntlet.core.result.FullTimeline;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RecoveredRun;
 import dev.gauntlet.core.result.Redaction;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
@@ -113,14 +114,19 @@ public final class Benchmark {
         try (IntervalLog log = new IntervalLog(dir.resolve(IntervalLog.FILE_NAME), System.currentTimeMillis(),
                 tool + " " + workload + (spec.variant() == null ? "" : " variant " + spec.variant()));
              TimelineFile.Writer timeline = TimelineFile.create(dir.resolve(TimelineFile.NAME))) {
+            // Who, where, what and the phases planned, before the first operation: with the timeline, what
+            // 'report recover' needs should the driver die before it writes its result.
+            RunResult planned = planned(spec, labels);
+            ResultFile.write(planned, dir.resolve(RecoveredRun.STARTED));
             RunListener listener = RunListener.both(spec.progress().apply(out), writingTo(timeline));
             runner.set(new Runner<>(plan, spec.workload(), spec.target(), listener, log, spec.probes()));
             RunRecord record = runner.get().run();
             timeline.close();
             // What was measured is on disk before any finishing work (checks can take minutes, or fail).
-            RunResult measured = toResult(spec, record).toBuilder().labels(labels)
+            RunResult measured = toResult(planned, spec, record).toBuilder()
                     .fullTimeline(new FullTimeline(TimelineFile.NAME, timeline.count())).build();
             ResultFile.write(measured, dir.resolve(ResultFile.NAME));
+            java.nio.file.Files.deleteIfExists(dir.resolve(RecoveredRun.STARTED));
             RunResult result = spec.finish().apply(measured, Timeline.of(measured, dir));
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
@@ -250,7 +256,11 @@ public final class Benchmark {
     private static final java.util.concurrent.atomic.AtomicBoolean COLD_START_RECORDED =
             new java.util.concurrent.atomic.AtomicBoolean();
 
-    private <S> RunResult toResult(RunSpec<S> spec, RunRecord record) {
+    /**
+     * The result as far as it is known before the run: who, where, what, the parameters planned and the phases planned
+     * (from 0 s, each as long as planned), no figures.
+     */
+    private <S> RunResult planned(RunSpec<S> spec, Map<String, String> labels) {
         RunPlan p = spec.plan();
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("clients", p.clients());
@@ -271,21 +281,52 @@ public final class Benchmark {
         parameters.put("warmup", DurationConverter.format(p.warmup()));
         if (!p.prime().isZero()) {
             parameters.put("prime", primeText(p));
-            if (p.primeUntil() != null) {
-                record.phases().stream().filter(ph -> Phase.PRIME.equals(ph.name())).findFirst().ifPresent(ph ->
-                        new PrimeOutcome(p.primeUntil(), p.prime(), ph.endSeconds() - ph.startSeconds())
-                                .record(parameters));
-            }
         }
         parameters.put("ramp", DurationConverter.format(p.ramp()));
         parameters.put("reportEvery", DurationConverter.format(p.reportEvery()));
         parameters.put("maxAttempts", p.maxAttempts());
         parameters.put("seed", p.seed());
-        parameters.put("stopReason", record.stopReason());
-        if (record.fatalError() != null) {
-            parameters.put("fatalError", record.fatalError());
-        }
         parameters.putAll(spec.parameters());
+        List<Phase> phases = new java.util.ArrayList<>();
+        double at = 0;
+        for (dev.gauntlet.core.run.PhasePlan ph : p.timeline()) {
+            double end = at + (ph.length() == null ? 0 : ph.length().toNanos() / 1e9);
+            phases.add(new Phase(ph.name(), at, end, Map.of(), ph.measured(), Map.of()));
+            at = end;
+        }
+        return RunResult.builder()
+                .runId(RunResult.newRunId())
+                .tool(Provenance.tool(tool))
+                .workload(workload)
+                .variant(spec.variant())
+                .command(commandLine())
+                .labels(labels)
+                .startedAt(java.time.Instant.now().toString())
+                .clients(p.clients())
+                .environment(spec.environment())
+                .parameters(parameters)
+                .phases(phases)
+                .build();
+    }
+
+    private <S> RunResult toResult(RunResult planned, RunSpec<S> spec, RunRecord record) {
+        RunPlan p = spec.plan();
+        // The planned parameters, in their order, with what the run decided: the priming's outcome, why it stopped.
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        planned.parameters().forEach((name, value) -> {
+            parameters.put(name, value);
+            if (name.equals("prime") && p.primeUntil() != null) {
+                record.phases().stream().filter(ph -> Phase.PRIME.equals(ph.name())).findFirst().ifPresent(ph ->
+                        new PrimeOutcome(p.primeUntil(), p.prime(), ph.endSeconds() - ph.startSeconds())
+                                .record(parameters));
+            }
+            if (name.equals("seed")) {
+                parameters.put("stopReason", record.stopReason());
+                if (record.fatalError() != null) {
+                    parameters.put("fatalError", record.fatalError());
+                }
+            }
+        });
         Metrics metrics = new Metrics();
         // Per completed operation, as workloads count theirs (tpmC counts committed New-Orders): so the costs of
         // concurrent driver processes merge exactly (MetricInfo.Merge.PER_OPERATION).
@@ -311,12 +352,7 @@ public final class Benchmark {
             metrics.add(JVM_START_TO_FIRST_OPERATION, Math.max(0, record.startedAt().toEpochMilli() - jvmStart) / 1000.0,
                     new MetricInfo(MetricInfo.Better.NEITHER, MetricInfo.Merge.NONE));
         }
-        return RunResult.builder()
-                .runId(RunResult.newRunId())
-                .tool(Provenance.tool(tool))
-                .workload(workload)
-                .variant(spec.variant())
-                .command(commandLine())
+        return planned.toBuilder()
                 .startedAt(record.startedAt().toString())
                 .endedAt(record.endedAt().toString())
                 .measuredSeconds(record.measuredSeconds())

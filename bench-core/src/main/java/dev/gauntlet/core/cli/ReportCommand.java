@@ -9,6 +9,7 @@ import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.report.ChartFonts;
 import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.AtomicFiles;
+import dev.gauntlet.core.result.RecoveredRun;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.RunResult;
@@ -38,8 +39,8 @@ import picocli.CommandLine.Spec;
  * {@link BadInputException}; outputs are built in memory first and written all or nothing.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        subcommands = {ReportCommand.Render.class, ReportCommand.DashboardPage.class, ReportCommand.Compare.class,
-            ReportCommand.Merge.class, HistoryCommand.class},
+        subcommands = {ReportCommand.Render.class, ReportCommand.DashboardPage.class, ReportCommand.Recover.class,
+            ReportCommand.Compare.class, ReportCommand.Merge.class, HistoryCommand.class},
         description = {
             "Rebuild, compare and merge reports from result.json files alone; no database is needed.",
             "Every figure is read from the HdrHistograms stored in each result, so an old run re-renders with the "
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  ${COMMAND-FULL-NAME} render results/tpcc-20261123-183750-e7315e",
             "  ${COMMAND-FULL-NAME} dashboard results/tpcc-20261123-183750-e7315e",
+            "  ${COMMAND-FULL-NAME} recover results/tpcc-20261123-183750-e7315e   # its driver was killed",
             "  ${COMMAND-FULL-NAME} compare results/sync-on results/sync-off --out compare.md",
             "  ${COMMAND-FULL-NAME} merge driver-1 driver-2 driver-3 --out results/tpcc-merged",
             "  ${COMMAND-FULL-NAME} history results --fail-on-regression"})
@@ -58,7 +60,8 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: choose render, dashboard, compare, merge or history");
+        throw new ParameterException(spec.commandLine(),
+                "Missing subcommand: choose render, dashboard, recover, compare, merge or history");
     }
 
     /** A command that writes files into one run's directory from its result.json. */
@@ -91,12 +94,78 @@ public final class ReportCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (Files.isDirectory(dir) && RecoveredRun.applies(dir)) {
+                print(spec, dir + " holds no result.json: its driver died; recovering it");
+                return Recover.recover(spec, dir);
+            }
             RunResult run = read(dir).result();
             Path outDir = outDir();
             FileSet files = RunReport.files(run);
             write(files, outDir);
             print(spec, "wrote " + String.join(", ", files.names()) + " to " + outDir);
             ChartFonts.missing().ifPresent(why -> print(spec, why));
+            return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "recover", mixinStandardHelpOptions = true,
+            description = {
+                "Writes result.json, report.md and dashboard.html for a run whose driver died (killed, out of memory, "
+                        + "its pod evicted) from what it left: started.json (written before its first operation) and "
+                        + "timeline.jsonl.gz (every interval it closed, flushed as each closed).",
+                "The result is marked incomplete in one line: when the driver stopped against when the run was "
+                        + "planned to end. Figures only a finished run computes (service time, probes, the "
+                        + "workload's metrics) are absent; the workload's ledger checks can be run after the fact "
+                        + "with its 'check --ledger DIR'. 'report merge' takes the recovered result beside other "
+                        + "drivers' and says it is incomplete."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                "  ${COMMAND-FULL-NAME} results/tpcc-20261123-183750-e7315e",
+                "  bench-tpcc check --ledger results/tpcc-20261123-183750-e7315e --url jdbc:postgresql://db/tpcc"})
+    static final class Recover implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DIR", description = "The directory of the run whose driver died.")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            if (!Files.isDirectory(dir)) {
+                throw new BadInputException(dir + " is not a run directory");
+            }
+            if (Files.isRegularFile(dir.resolve(ResultFile.NAME))) {
+                throw new BadInputException(dir + " holds a result.json: its run wrote its result; 'report render' "
+                        + "re-renders it");
+            }
+            if (!Files.isRegularFile(dir.resolve(RecoveredRun.STARTED))) {
+                throw new BadInputException(dir + " holds no " + RecoveredRun.STARTED + ": not the directory of a "
+                        + "run that started (or one written before runs recorded their start)");
+            }
+            return recover(spec, dir);
+        }
+
+        static int recover(CommandSpec spec, Path dir) {
+            RunResult run;
+            try {
+                run = RecoveredRun.recover(dir);
+            } catch (ResultFormatException e) {
+                throw new BadInputException(e.getMessage(), e);
+            } catch (IOException e) {
+                throw cannotWrite(dir.resolve(ResultFile.NAME), e);
+            }
+            write(RunReport.files(run), dir);
+            if (!run.intervals().isEmpty()) {
+                try {
+                    Dashboard.write(run, dir);
+                } catch (IOException e) {
+                    throw cannotWrite(dir.resolve(Dashboard.FILE), e);
+                }
+            }
+            print(spec, "Incomplete: " + run.parameters().get(RecoveredRun.INCOMPLETE));
+            print(spec, "wrote " + ResultFile.NAME + ", " + RunReport.MARKDOWN
+                    + (run.intervals().isEmpty() ? "" : ", " + Dashboard.FILE) + " to " + dir);
             return ExitCode.OK;
         }
     }

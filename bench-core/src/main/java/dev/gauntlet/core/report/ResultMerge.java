@@ -18,6 +18,7 @@ import dev.gauntlet.core.result.Metrics;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
 import dev.gauntlet.core.result.RecoveryRule;
+import dev.gauntlet.core.result.RecoveredRun;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timeline;
 import dev.gauntlet.core.result.TimelineFile;
@@ -403,6 +404,21 @@ public final class ResultMerge {
         keys.remove(WorkerShare.PARAMETER);
         if (share != null) {
             keys.remove("clients");
+        }
+        keys.remove(RecoveredRun.INCOMPLETE);
+        keys.remove("stopReason");
+        List<String> incomplete = new ArrayList<>();
+        for (RunResult r : runs) {
+            if (r.parameters().get(RecoveredRun.INCOMPLETE) != null) {
+                incomplete.add(Objects.toString(r.parameters().get(WorkerShare.PARAMETER), r.runId()) + ": "
+                        + r.parameters().get(RecoveredRun.INCOMPLETE));
+            }
+        }
+        params.remove(RecoveredRun.INCOMPLETE);
+        if (!incomplete.isEmpty()) {
+            params.put(RecoveredRun.INCOMPLETE, incomplete.size() + " of " + runs.size() + " input(s) " + (incomplete
+                    .size() == 1 ? "is" : "are") + " the recovered part of a driver that died (" + String.join("; ",
+                    incomplete) + ")");
         }
         String differing = keys.stream()
                 .filter(k -> runs.stream().map(r -> String.valueOf(r.parameters().get(k))).distinct().count() > 1)

@@ -6,6 +6,7 @@ import dev.gauntlet.core.result.Environment;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.Phase;
+import dev.gauntlet.core.result.RecoveredRun;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Saturation;
 import dev.gauntlet.core.result.Timing;
@@ -104,6 +105,10 @@ public final class RunReport {
             md.append(", on ").append(run.environment().database());
         }
         md.append(".\n\n");
+        Object incomplete = run.parameters().get(RecoveredRun.INCOMPLETE);
+        if (incomplete != null) {
+            md.append("**Incomplete:** ").append(incomplete).append(".\n\n");
+        }
     }
 
     private void provenance() {

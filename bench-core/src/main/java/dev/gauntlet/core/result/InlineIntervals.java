@@ -144,6 +144,28 @@ public final class InlineIntervals {
         }
     }
 
+    /**
+     * Intervals added up into one as they come, whatever their times: a phase's or a run's totals (a recovered run's,
+     * {@link RecoveredRun}), exactly as a bucket adds its own.
+     */
+    public static final class Sum {
+
+        private final Bucket bucket;
+
+        public Sum(String phase, Function<String, GaugeInfo.Kind> kinds) {
+            this.bucket = new InlineIntervals(1, 0, kinds).new Bucket(0, phase);
+        }
+
+        public void add(Interval interval) {
+            bucket.add(interval);
+        }
+
+        /** The sum of the intervals added; null when none was. */
+        public Interval total() {
+            return bucket.merged == 0 ? null : bucket.interval();
+        }
+    }
+
     /** Consecutive intervals of one phase, added up as they come; one alone is kept as it is. */
     private final class Bucket {
         final long index;

@@ -41,7 +41,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -84,6 +83,15 @@ public final class SqlBenchmark<P> {
         P prepare(Database db, RunPlan plan);
     }
 
+    /**
+     * What is done before each run, with the run's directory: its ledgers are written there as the run goes, so a
+     * driver that dies leaves them to be checked.
+     */
+    @FunctionalInterface
+    public interface BeforeRun<P> {
+        void prepare(P prepared, Cell cell, Path runDirectory);
+    }
+
     /** Something made afresh for each run from what was prepared and the run's cell ({@link #SINGLE} alone). */
     @FunctionalInterface
     public interface PerRun<P, T> {
@@ -107,7 +115,7 @@ public final class SqlBenchmark<P> {
     private ToIntFunction<P> isolation = p -> Connection.TRANSACTION_READ_COMMITTED;
     private PerRun<P, Map<String, ?>> parameters = (p, c) -> Map.of();
     private Function<P, List<? extends Probe>> probes = p -> List.of();
-    private BiConsumer<P, Cell> beforeEachRun = (p, c) -> { };
+    private BeforeRun<P> beforeEachRun = (p, c, dir) -> { };
     private BiFunction<P, RunResult, RunResult> finish = (p, r) -> r;
     private ExperimentOptions experimentOptions;
     private List<Dimension> dimensions = List.of();
@@ -180,9 +188,9 @@ public final class SqlBenchmark<P> {
 
     /**
      * Work before each run, after the prepared state and (in an experiment) the cell's SQL: a fresh log, reloaded
-     * data. The run's workload is made after it.
+     * data, a ledger started in the run's directory. The run's workload is made after it.
      */
-    public SqlBenchmark<P> beforeEachRun(BiConsumer<P, Cell> work) {
+    public SqlBenchmark<P> beforeEachRun(BeforeRun<P> work) {
         beforeEachRun = work;
         return this;
     }
@@ -314,7 +322,7 @@ public final class SqlBenchmark<P> {
                 return runSearch(db, prepared, runPlan, outDir);
             }
             if (experiment == null) {
-                beforeEachRun.accept(prepared, SINGLE);
+                beforeEachRun.prepare(prepared, SINGLE, outDir);
                 awaitStart();
                 RunResult r = runOnce(db, prepared, runPlan, SINGLE, null, Map.of(), outDir);
                 return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
@@ -418,7 +426,7 @@ public final class SqlBenchmark<P> {
              step = search.next(prepared, base, done)) {
             String dir = String.format(Locale.ROOT, "step-%02d-%s", done.size() + 1, step.label());
             out.printf(Locale.ROOT, "%n== step %d: %s ==%n", done.size() + 1, step.label());
-            beforeEachRun.accept(prepared, SINGLE);
+            beforeEachRun.prepare(prepared, SINGLE, outDir.resolve(dir));
             done.add(runOnce(db, prepared, step.plan(), SINGLE, step.label(), Map.of(), outDir.resolve(dir)));
         }
         String summary = search.summary(done);
@@ -437,7 +445,7 @@ public final class SqlBenchmark<P> {
         ExperimentRunner.Outcome outcome = new ExperimentRunner(experiment, new ServerSettings(db),
                 experimentOptions == null ? dev.gauntlet.core.report.Comparison.DEFAULT_THRESHOLD_PERCENT
                         : experimentOptions.threshold(), out).run(outDir, (cell, inEffect, dir) -> {
-                    beforeEachRun.accept(prepared, cell);
+                    beforeEachRun.prepare(prepared, cell, dir);
                     return runOnce(db, prepared, runPlan, cell, null, inEffect, dir);
                 }, experimentNotes, cells -> experimentSummary.apply(prepared, cells));
         out.println();

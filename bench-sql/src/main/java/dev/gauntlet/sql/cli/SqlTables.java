@@ -61,6 +61,16 @@ public interface SqlTables<L> {
      */
     List<Check> checks(Connection c, L loaded) throws SQLException;
 
+    /**
+     * The checks the ledger a run left in {@code runDirectory} allows after the run ({@code check --ledger DIR}): that
+     * what the driver heard commit is in the database, for a run whose driver died before it could check, or to check
+     * again later. Null when the workload keeps no ledger; throws a {@code BadInputException} when the directory holds
+     * none of its ledgers.
+     */
+    default List<Check> ledgerChecks(Connection c, L loaded, java.nio.file.Path runDirectory) throws SQLException {
+        return null;
+    }
+
     /** What {@code check} calls its checks in the summary line and the failure line: {@code kv checks}. */
     default String checkName(L loaded) {
         return name() + " checks";

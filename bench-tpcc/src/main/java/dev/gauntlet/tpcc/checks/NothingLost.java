@@ -2,8 +2,7 @@ package dev.gauntlet.tpcc.checks;
 
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
-import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 /**
  * Durability seen from the client: every New-Order the driver heard commit must be in the database after the run,
@@ -35,16 +35,10 @@ public final class NothingLost {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TEMP TABLE tpcc_committed (w int, d int, o int, c int, n int, e timestamp) "
                     + "ON COMMIT DROP");
-            StringBuilder rows = new StringBuilder();
-            orders.forEach(o -> rows.append(o.warehouse()).append('\t').append(o.district()).append('\t')
-                    .append(o.orderId()).append('\t').append(o.customer()).append('\t').append(o.lines())
-                    .append('\t').append(o.entered()).append('\n'));
-            try {
-                c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tpcc_committed FROM STDIN",
-                        new StringReader(rows.toString()));
-            } catch (IOException e) {
-                throw new SQLException("could not copy the committed orders: " + e.getMessage(), e);
-            }
+            copy(c, orders);
+            // A temporary table is never analyzed on its own: without statistics a ledger of millions of orders
+            // would be joined as if it held a few.
+            s.execute("ANALYZE tpcc_committed");
             List<String> taken = new ArrayList<>();
             List<String> absent = new ArrayList<>();
             long count = 0;
@@ -76,6 +70,37 @@ public final class NothingLost {
         } finally {
             c.setAutoCommit(autoCommit);
         }
+    }
+
+    /**
+     * The ledger into {@code tpcc_committed} as one COPY, written as it is read from the ledger's file, 64 KiB at a
+     * time: no more of it in memory than that, whatever its length.
+     */
+    private static void copy(Connection c, CommittedOrders orders) throws SQLException {
+        CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tpcc_committed FROM STDIN");
+        try {
+            StringBuilder rows = new StringBuilder(1 << 16);
+            orders.forEach(o -> {
+                rows.append(o.warehouse()).append('\t').append(o.district()).append('\t').append(o.orderId())
+                        .append('\t').append(o.customer()).append('\t').append(o.lines()).append('\t')
+                        .append(o.entered()).append('\n');
+                if (rows.length() > (1 << 16) - 100) {
+                    write(copy, rows);
+                }
+            });
+            write(copy, rows);
+            copy.endCopy();
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+    }
+
+    private static void write(CopyIn copy, StringBuilder rows) throws SQLException {
+        byte[] bytes = rows.toString().getBytes(StandardCharsets.US_ASCII);
+        rows.setLength(0);
+        copy.writeToCopy(bytes, 0, bytes.length);
     }
 
     private static String listed(long count, String what, List<String> keys) {
