@@ -3,6 +3,7 @@ package dev.gauntlet.queue;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.queue.checks.DeliveryChecks;
 import dev.gauntlet.sql.Rendezvous;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -22,8 +23,11 @@ interface Mode {
     /** Drops any existing tables and creates empty ones: every run starts from nothing (with --worker, once, by worker 0). */
     void createTables(Connection c) throws SQLException;
 
-    /** A new ledger for the run about to start. */
-    void openLedger();
+    /**
+     * A new ledger for the run about to start, its files in {@code runDirectory} (the last run's ledger closed, its
+     * files left in its own directory).
+     */
+    void openLedger(Path runDirectory);
 
     /** The run's workload, recording into the ledger {@link #openLedger} made. */
     Workload<Connection> workload();

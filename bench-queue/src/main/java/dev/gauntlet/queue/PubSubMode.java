@@ -7,6 +7,7 @@ import dev.gauntlet.queue.pubsub.DeliveryLedger;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.schema.LogSchema;
 import dev.gauntlet.sql.Rendezvous;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -57,8 +58,11 @@ final class PubSubMode implements Mode {
     }
 
     @Override
-    public void openLedger() {
-        ledger = new DeliveryLedger(groups, mine);
+    public void openLedger(Path runDirectory) {
+        if (ledger != null) {
+            ledger.close();
+        }
+        ledger = new DeliveryLedger(groups, mine, runDirectory);
     }
 
     @Override

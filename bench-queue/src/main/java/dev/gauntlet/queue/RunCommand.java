@@ -25,6 +25,7 @@ import dev.gauntlet.sql.cli.ConnectionOptions;
 import dev.gauntlet.sql.cli.SqlBenchmark;
 import dev.gauntlet.sql.observe.PostgresGauges;
 import dev.gauntlet.sql.observe.WalBytes;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -173,7 +174,7 @@ public final class RunCommand implements Callable<Integer> {
                                 Rendezvous.of(db.settings(), options, System.out)))
                 .experiments(experiments, List.of(), "Each run started from empty tables.")
                 .plan((s, plan) -> withDrain(s, plan(plan, s.throttle)))
-                .beforeEachRun((s, cell, dir) -> fresh(s, cell))
+                .beforeEachRun(this::fresh)
                 .workload((s, cell) -> s.mode.workload())
                 .parameters((s, cell) -> parameters(s))
                 .probes(s -> List.of(new PostgresGauges(s.db.settings(), s.mode.tables()), new WalBytes(s.db.settings())))
@@ -302,10 +303,10 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Every run starts from empty tables, with a ledger of its own. A split run's tables are created once, by worker
-     * 0; the other processes wait until it says they are (up to 10 minutes past --start-at).
+     * Every run starts from empty tables, with a ledger of its own in the run's directory. A split run's tables are
+     * created once, by worker 0; the other processes wait until it says they are (up to 10 minutes past --start-at).
      */
-    private void fresh(Setup s, Cell cell) {
+    private void fresh(Setup s, Cell cell, Path runDirectory) {
         Runnable create = () -> {
             try (Connection c = s.db.settings().connectForAdmin()) {
                 s.mode.createTables(c);
@@ -314,7 +315,7 @@ public final class RunCommand implements Callable<Integer> {
             }
         };
         s.split.afterWorkerZero(TABLES_CREATED, create, "worker 0 to create the " + s.mode.name() + " tables");
-        s.mode.openLedger();
+        s.mode.openLedger(runDirectory);
     }
 
     private Map<String, Object> parameters(Setup s) {

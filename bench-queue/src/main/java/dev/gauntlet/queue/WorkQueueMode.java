@@ -9,6 +9,7 @@ import dev.gauntlet.queue.workqueue.AckMode;
 import dev.gauntlet.queue.workqueue.LedgerStore;
 import dev.gauntlet.queue.workqueue.WorkQueueWorkload;
 import dev.gauntlet.sql.Rendezvous;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -56,8 +57,11 @@ final class WorkQueueMode implements Mode {
     }
 
     @Override
-    public void openLedger() {
-        ledger = new AckLedger();
+    public void openLedger(Path runDirectory) {
+        if (ledger != null) {
+            ledger.close();
+        }
+        ledger = new AckLedger(runDirectory);
     }
 
     @Override
@@ -90,7 +94,7 @@ final class WorkQueueMode implements Mode {
         if (!split.allArrived(LEDGERS_STORED, runLength, "every worker's ledger to verify delivery")) {
             return Optional.empty();
         }
-        return Optional.of(QueueDeliveryChecks.run(c, LedgerStore.loadAll(c), ack));
+        return Optional.of(QueueDeliveryChecks.runOverStored(c, ack));
     }
 
     @Override

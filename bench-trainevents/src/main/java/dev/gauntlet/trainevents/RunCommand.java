@@ -29,6 +29,7 @@ import dev.gauntlet.trainevents.workload.EventLedger;
 import dev.gauntlet.trainevents.workload.Lifecycle;
 import dev.gauntlet.trainevents.workload.TrainEventsWorkload;
 import dev.gauntlet.trainevents.workload.Variant;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -94,7 +95,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * What the runs share (the database, and where the processes of a split run meet: worker 0 of 1 when this one
-     * runs it all), and the current run's variant and ledger.
+     * runs it all), and the current run's variant and ledger (a file in the run's directory).
      */
     static final class Setup {
         final Database db;
@@ -124,7 +125,7 @@ public final class RunCommand implements Callable<Integer> {
         return SqlBenchmark.of(spec, TrainEventsCommand.NAME, connection, options, (db, plan) -> prepare(db))
                 .experiments(experiments, dimensions, "Each run started from the variant's tables, freshly created "
                         + "and seeded with " + seedEvents + " PENDING events.")
-                .beforeEachRun((s, cell, dir) -> fresh(s, variantOf(cell, chosen)))
+                .beforeEachRun((s, cell, dir) -> fresh(s, variantOf(cell, chosen), dir))
                 .primeApart(new PrimingApart<>() {
                     @Override
                     public void before(Setup s) throws SQLException {
@@ -132,12 +133,13 @@ public final class RunCommand implements Callable<Integer> {
                             EventTables.keep(c, s.variant, s.db.isCockroach());
                         }
                         s.seeded = s.ledger;
-                        s.ledger = new EventLedger();
+                        s.ledger = new EventLedger(); // a temporary file, deleted after
                     }
 
                     @Override
                     public void after(Setup s, Connection c) throws SQLException {
                         EventTables.restore(c, s.variant, s.db.isCockroach());
+                        s.ledger.delete();
                         s.ledger = s.seeded;
                     }
 
@@ -176,12 +178,16 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Every run: the variant's tables afresh, seeded, and a ledger of its own. A split run's tables are created and
-     * seeded once, by worker 0 (its ledger holds the seeded events), with the table the ledgers are gathered in.
+     * Every run: the variant's tables afresh, seeded, and a ledger of its own in the run's directory (the last run's
+     * closed, left in its own). A split run's tables are created and seeded once, by worker 0 (its ledger holds the
+     * seeded events), with the table the ledgers are gathered in.
      */
-    private void fresh(Setup s, Variant v) {
+    private void fresh(Setup s, Variant v, Path runDirectory) {
         s.variant = v;
-        s.ledger = new EventLedger();
+        if (s.ledger != null) {
+            s.ledger.close();
+        }
+        s.ledger = new EventLedger(runDirectory);
         Runnable create = () -> {
             System.out.printf("Creating the %s tables and seeding %,d events...%n", v, seedEvents);
             try (Connection c = s.db.settings().connectForAdmin()) {

@@ -29,20 +29,29 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * 10,000 clients that spend most of their life thinking (mean 2 s, negative-exponential, like TPC-C
- * terminals) run in one JVM with a 512 MB heap, on a bounded set of worker threads and a pool of 16
- * sessions: waiting clients hold neither. Reported per run: completed operations, the throughput the think
- * times imply (clients / mean think), the p99 latency from intended start (which grows if the runner falls
- * behind its schedule), and heap used after the run.
+ * Clients that spend most of their life thinking, on a bounded set of worker threads and a pool of sessions: waiting
+ * clients hold neither. Reported per run: completed operations, the throughput the think times imply (clients / mean
+ * cycle), the p99 latency from intended start (which grows when the runner falls behind its schedule) beside the p99
+ * of the operations' own time, operations never issued, and heap used after the run.
  *
- * <p>Not measured: a database. The operation is a 1 ms sleep on a borrowed session, so the figure is the
- * runner's own capacity to keep 10,000 schedules.
+ * <p>Not measured: a database. The operation sleeps {@code operationMicros} on a borrowed session (0: returns at
+ * once), so what is measured is the runner's own capacity to keep the clients' schedules. Two think-time models:
+ * {@code exponential} (mean 2 s, negative-exponential) and {@code tpcc} (TPC-C's terminals: a deck of 10 New-Order,
+ * 10 Payment and one each of Order-Status, Delivery and Stock-Level, keying 18/3/2/2/2 s and mean think times
+ * 12/12/10/5/5 s, negative-exponential truncated at ten times the mean, as bench-tpcc's TransactionType and Terminal;
+ * a 21 s mean cycle, so 100,000 terminals ask 4,760 transactions a second).
+ *
+ * <pre>{@code
+ * # the runner's limit: no operation time, sessions never the bottleneck, clients raised until it falls behind
+ * java -cp ... org.openjdk.jmh.Main IdleClientsBenchmark -p clients=100000 -p sessions=1024 -p operationMicros=0
+ * java -cp ... org.openjdk.jmh.Main IdleClientsBenchmark -p clients=100000 -p think=tpcc -p sessions=256
+ * }</pre>
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 3)
-@Fork(value = 1, jvmArgs = {"-Xms512m", "-Xmx512m"})
+@Fork(value = 1, jvmArgs = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Benchmark)
 public class IdleClientsBenchmark {
 
@@ -52,6 +61,21 @@ public class IdleClientsBenchmark {
     @Param("20")
     int seconds;
 
+    /** Sessions in the pool: a 1 ms operation on 16 caps the run at 16,000 a second, whatever the runner can do. */
+    @Param("16")
+    int sessions;
+
+    /** How long one operation holds its session, in microseconds; 0: no time at all. */
+    @Param("1000")
+    int operationMicros;
+
+    @Param("64")
+    int workers;
+
+    /** {@code exponential} (mean 2 s) or {@code tpcc} (TPC-C's keying and think times). */
+    @Param("exponential")
+    String think;
+
     /** Counters JMH prints beside the time, per iteration. */
     @AuxCounters(AuxCounters.Type.EVENTS)
     @State(Scope.Thread)
@@ -59,7 +83,10 @@ public class IdleClientsBenchmark {
         public long operations;
         public double opsPerSecond;
         public double expectedOpsPerSecond;
+        public double p50LatencyMs;
         public double p99LatencyMs;
+        public double p99ServiceMs;
+        public long unissued;
         public double heapUsedMb;
         public long threads;
 
@@ -69,12 +96,24 @@ public class IdleClientsBenchmark {
         }
     }
 
-
     static final double MEAN_THINK_SECONDS = 2.0;
+    /** TPC-C's deck (clause 5.2.4.2), keying times (5.2.5.7) and mean think times, per transaction type. */
+    static final int[] TPCC_CARDS = {10, 10, 1, 1, 1};
+    static final double[] TPCC_KEYING = {18, 3, 2, 2, 2};
+    static final double[] TPCC_THINK = {12, 12, 10, 5, 5};
 
     @Benchmark
     public void thinkingClients(Figures f) throws Exception {
-        Operation<Integer> op = Operation.of("work", s -> Thread.sleep(1));
+        long operationNanos = operationMicros * 1000L;
+        Operation<Integer> op = Operation.of("work", s -> {
+            if (operationNanos > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(operationNanos);
+            }
+        });
+        boolean tpcc = "tpcc".equals(think);
+        if (!tpcc && !"exponential".equals(think)) {
+            throw new IllegalArgumentException("think is exponential or tpcc, not " + think);
+        }
         Workload<Integer> workload = new Workload<>() {
             @Override
             public List<String> operationNames() {
@@ -83,19 +122,44 @@ public class IdleClientsBenchmark {
 
             @Override
             public ClientScript<Integer> client(int index, int count, SplittableRandom random) {
-                return () -> new Step<>(op, (long) (-Math.log(1 - random.nextDouble()) * MEAN_THINK_SECONDS * 1e9));
+                if (!tpcc) {
+                    return () -> new Step<>(op, (long) (-Math.log(1 - random.nextDouble()) * MEAN_THINK_SECONDS * 1e9));
+                }
+                return () -> {
+                    int card = random.nextInt(23);
+                    int type = 0;
+                    while (card >= TPCC_CARDS[type]) {
+                        card -= TPCC_CARDS[type++];
+                    }
+                    double thinking = Math.min(-Math.log(1 - random.nextDouble()) * TPCC_THINK[type],
+                            10 * TPCC_THINK[type]);
+                    return new Step<>(op, (long) ((TPCC_KEYING[type] + thinking) * 1e9));
+                };
             }
         };
-        RunPlan plan = RunPlan.closedLoop(clients, Duration.ofSeconds(seconds)).withWorkers(64)
+        RunPlan plan = RunPlan.closedLoop(clients, Duration.ofSeconds(seconds)).withWorkers(workers)
                 .withReportEvery(Duration.ofSeconds(5));
-        RunRecord r = new Runner<>(plan, workload, SyntheticTarget.pooled(16), RunListener.NONE, null).run();
+        RunRecord r = new Runner<>(plan, workload, SyntheticTarget.pooled(sessions), RunListener.NONE, null).run();
         f.operations = r.operations().get(0).count();
         f.opsPerSecond = r.operations().get(0).opsPerSecond();
-        f.expectedOpsPerSecond = clients / MEAN_THINK_SECONDS;
+        f.expectedOpsPerSecond = clients / (tpcc ? meanTpccCycle() : MEAN_THINK_SECONDS);
+        f.p50LatencyMs = r.operations().get(0).latencyMs().p50();
         f.p99LatencyMs = r.operations().get(0).latencyMs().p99();
+        f.p99ServiceMs = r.operations().get(0).serviceTime() == null ? 0
+                : r.operations().get(0).serviceTime().latencyMs().p99();
+        f.unissued = r.operations().get(0).unissued();
         f.threads = Thread.activeCount();
         System.gc();
         f.heapUsedMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
+    }
+
+    /** Seconds a TPC-C terminal's cycle lasts on average: keying plus mean think, over the deck. */
+    static double meanTpccCycle() {
+        double sum = 0;
+        for (int t = 0; t < TPCC_CARDS.length; t++) {
+            sum += TPCC_CARDS[t] * (TPCC_KEYING[t] + TPCC_THINK[t]);
+        }
+        return sum / 23;
     }
 
     public static void main(String[] args) throws Exception {

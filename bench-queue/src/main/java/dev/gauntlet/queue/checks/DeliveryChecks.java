@@ -3,7 +3,6 @@ package dev.gauntlet.queue.checks;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.queue.pubsub.DeliveryLedger;
-import dev.gauntlet.queue.pubsub.FoundBatches;
 import dev.gauntlet.queue.pubsub.PubSubWorkload;
 import dev.gauntlet.queue.pubsub.WriterLedger;
 import dev.gauntlet.sql.check.CheckScope;
@@ -14,17 +13,16 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Delivery, verified after a pub/sub run: the log is gapless (a table of checks, one query for offenders each); every
  * batch the writers heard commit is in the log at the offsets it was written to, each message carrying the batch's
  * producer sequence (or was, until retention deleted it); and every group's committed offsets agree with what its
- * readers say they read, with no message lost or read twice.
+ * readers say they read, with no message lost or read twice. The ledgers are read from their files as streams: the
+ * writers' into the database beside the log, the readers' through the driver once ({@link DeliveryLedger#tallies}).
  */
 public final class DeliveryChecks {
 
@@ -105,11 +103,7 @@ public final class DeliveryChecks {
      */
     public static Delivery run(Connection c, DeliveryLedger ledger) throws SQLException {
         List<Check> checks = new ArrayList<>(SqlChecks.run(c, table(ledger.partitions()), CheckScope.all()));
-        Map<Integer, FoundBatches> log = new LinkedHashMap<>();
-        for (int p = ledger.partitions().from(); p < ledger.partitions().to(); p++) {
-            log.put(p, FoundBatches.inLog(c, p));
-        }
-        WriterLedger.Tally writes = ledger.writes().tally(log);
+        WriterLedger.Tally writes = ledger.writes().tally(c, ledger.partitions());
         checks.add(written(writes));
         long lost = 0;
         long duplicates = 0;

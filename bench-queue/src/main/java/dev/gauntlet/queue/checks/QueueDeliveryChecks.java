@@ -1,19 +1,17 @@
 package dev.gauntlet.queue.checks;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.queue.workqueue.AckIds;
 import dev.gauntlet.queue.workqueue.AckLedger;
 import dev.gauntlet.queue.workqueue.AckMode;
-import dev.gauntlet.queue.workqueue.IdArrays;
+import dev.gauntlet.queue.workqueue.LedgerStore;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.LongStream;
 
 /**
  * Delivery, verified after a work-queue run: what the ledger says was produced and acknowledged, against the
@@ -22,10 +20,11 @@ import java.util.stream.LongStream;
  * acknowledged it; an insert landed when the message is in the queue or a reader acknowledged it. A produced message
  * is either acknowledged exactly once or still waits unacknowledged in {@code queue_messages} (the backlog); anything
  * else is lost. Then the database must agree with the acknowledgements in the way the {@link AckMode} leaves them:
- * deleted rows gone, archived rows moved once, flagged rows flagged. The verdict is the pub/sub one ({@link DeliveryChecks.Delivery}), so both modes print the same line.
+ * deleted rows gone, archived rows moved once, flagged rows flagged. The verdict is the pub/sub one
+ * ({@link DeliveryChecks.Delivery}), so both modes print the same line.
  *
- * <p>Ids go to the database as {@code bigint[]} chunks, a primary-key lookup per id: about a hundred statements for
- * a million ids, no temporary table, no COPY.
+ * <p>The ledger goes to the database as a stream, COPYed from its file into a temporary table ({@link AckIds}), and
+ * all of it is compared there, in SQL: the driver holds none of it, whatever the run's length.
  */
 public final class QueueDeliveryChecks {
 
@@ -33,9 +32,6 @@ public final class QueueDeliveryChecks {
     public static final String DELETED = "no acknowledged message left in the queue";
     public static final String ARCHIVED = "every acknowledged message archived exactly once";
     public static final String FLAGGED = "every acknowledged message flagged, and no other";
-
-    /** Ids per statement: large enough that a million take a hundred round trips, small enough for any server. */
-    private static final int CHUNK = 10_000;
 
     private QueueDeliveryChecks() {
     }
@@ -49,14 +45,26 @@ public final class QueueDeliveryChecks {
         };
     }
 
+    /** Delivery, from {@code ledger} (this process's, of a whole run). */
     public static DeliveryChecks.Delivery run(Connection c, AckLedger ledger, AckMode mode) throws SQLException {
-        long[] acksLanded = tookEffect(c, ledger.unsettledAcks(), mode);
-        ledger.acked(acksLanded); // their commits went through: acknowledged, though the readers never heard it
-        long[] uncertainWrites = ledger.unsettledWrites();
-        ledger.produced(landed(c, uncertainWrites, ledger.acked(), mode)); // produced, though the writers never heard it
-        AckLedger.Tally t = ledger.tally();
-        long[] waiting = missing(c, t.unacked(), mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
-        long backlog = t.unacked().length - waiting[0];
+        try (AckIds ids = AckIds.of(c, ledger)) {
+            return run(c, ids, mode);
+        }
+    }
+
+    /** Delivery, from every process's ledger of a split run, as they stored them ({@link LedgerStore}). */
+    public static DeliveryChecks.Delivery runOverStored(Connection c, AckMode mode) throws SQLException {
+        try (AckIds ids = AckIds.stored(c)) {
+            return run(c, ids, mode);
+        }
+    }
+
+    private static DeliveryChecks.Delivery run(Connection c, AckIds ids, AckMode mode) throws SQLException {
+        long acksLanded = ids.settleAcks(mode); // their commits went through: acknowledged, though unheard
+        long uncertainWrites = ids.settleWrites(mode); // those that landed produced, though the writers never heard
+        AckLedger.Tally t = ids.tally();
+        long[] waiting = ids.unackedMissing(mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
+        long backlog = t.unacked() - waiting[0];
         long lost = waiting[0] + t.reissued();
         List<Check> checks = new ArrayList<>();
         checks.add(lost == 0 ? Check.pass(DeliveryChecks.LOST, "0 lost of " + n(t.produced()) + " produced")
@@ -68,9 +76,8 @@ public final class QueueDeliveryChecks {
         checks.add(t.phantoms() == 0 ? Check.pass(PHANTOMS, "0 phantoms")
                 : Check.fail(PHANTOMS, n(t.phantoms()) + " acknowledged but never produced, first id "
                         + t.firstPhantom()));
-        checks.add(agrees(c, t.acked(), mode));
-        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, acksLanded.length,
-                uncertainWrites.length, 0);
+        checks.add(agrees(c, ids, t.acked(), mode));
+        return new DeliveryChecks.Delivery(checks, lost, t.duplicates(), backlog, acksLanded, uncertainWrites, 0);
     }
 
     /**
@@ -90,103 +97,33 @@ public final class QueueDeliveryChecks {
         return String.join("; ", parts);
     }
 
-    /** Of acknowledgements whose commit's outcome is unknown, the ids the database shows acknowledged. */
-    private static long[] tookEffect(Connection c, long[] ids, AckMode mode) throws SQLException {
-        return found(c, ids, switch (mode) {
-            case DELETE -> "SELECT u.id FROM unnest(?::bigint[]) AS u(id) WHERE NOT EXISTS "
-                    + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id)";
-            case ARCHIVE -> "SELECT id FROM queue_archive WHERE id = ANY(?)";
-            case FLAG -> "SELECT id FROM queue_messages WHERE id = ANY(?) AND acked_at IS NOT NULL";
-        });
-    }
-
-    /**
-     * Of inserts whose commit's outcome is unknown, the ids that were produced: still in the queue (or its archive),
-     * or acknowledged by a reader ({@code acked}, sorted), who can only have claimed a message that was there.
-     */
-    private static long[] landed(Connection c, long[] ids, long[] acked, AckMode mode) throws SQLException {
-        long[] inTables = found(c, ids, "SELECT u.id FROM unnest(?::bigint[]) AS u(id) WHERE EXISTS "
-                + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id)" + (mode == AckMode.ARCHIVE
-                ? " OR EXISTS (SELECT 1 FROM queue_archive a WHERE a.id = u.id)" : ""));
-        return LongStream.concat(Arrays.stream(inTables), Arrays.stream(ids)
-                .filter(id -> Arrays.binarySearch(acked, id) >= 0)).sorted().distinct().toArray();
-    }
-
-    /** The ids {@code sql} (a {@code bigint[]} of {@code ids} in) returns. */
-    private static long[] found(Connection c, long[] ids, String sql) throws SQLException {
-        if (ids.length == 0) {
-            return ids;
-        }
-        List<Long> found = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement(sql)) {
-            p.setArray(1, IdArrays.of(c, ids));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    found.add(rs.getLong(1));
-                }
-            }
-        }
-        return found.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /** The database's side of the acknowledgements, as the mode leaves it. */
-    private static Check agrees(Connection c, long[] acked, AckMode mode) throws SQLException {
+    /** The database's side of the {@code acked} distinct ids acknowledged, as the mode leaves it. */
+    private static Check agrees(Connection c, AckIds ids, long acked, AckMode mode) throws SQLException {
         String name = agreement(mode);
-        long[] left = present(c, acked, "queue_messages", mode.keepsRows() ? " AND acked_at IS NULL" : "");
+        long[] left = ids.ackedIn("queue_messages", mode.keepsRows() ? " AND q.acked_at IS NULL" : "");
         if (left[0] > 0) {
             return Check.fail(name, n(left[0]) + " acknowledged but still waiting in queue_messages, first id "
                     + left[1]);
         }
         return switch (mode) {
-            case DELETE -> Check.pass(name, "none of " + n(acked.length) + " acknowledged in queue_messages");
+            case DELETE -> Check.pass(name, "none of " + n(acked) + " acknowledged in queue_messages");
             case ARCHIVE -> {
-                long archived = present(c, acked, "queue_archive", "")[0];
+                long archived = ids.ackedIn("queue_archive", "")[0];
                 long rows = count(c, "SELECT count(*) FROM queue_archive");
-                yield archived == acked.length && rows == acked.length
+                yield archived == acked && rows == acked
                         ? Check.pass(name, n(rows) + " archived, as acknowledged")
-                        : Check.fail(name, n(acked.length) + " acknowledged, " + n(archived) + " of them archived, "
+                        : Check.fail(name, n(acked) + " acknowledged, " + n(archived) + " of them archived, "
                                 + n(rows) + " rows in queue_archive");
             }
             case FLAG -> {
-                long ackedFlagged = present(c, acked, "queue_messages", " AND acked_at IS NOT NULL")[0];
+                long ackedFlagged = ids.ackedIn("queue_messages", " AND q.acked_at IS NOT NULL")[0];
                 long flagged = count(c, "SELECT count(*) FROM queue_messages WHERE acked_at IS NOT NULL");
-                yield ackedFlagged == acked.length && flagged == acked.length
+                yield ackedFlagged == acked && flagged == acked
                         ? Check.pass(name, n(flagged) + " flagged, as acknowledged")
-                        : Check.fail(name, n(acked.length) + " acknowledged, " + n(ackedFlagged) + " of them flagged, "
+                        : Check.fail(name, n(acked) + " acknowledged, " + n(ackedFlagged) + " of them flagged, "
                                 + n(flagged) + " rows flagged");
             }
         };
-    }
-
-    /** {how many of {@code ids} have no row in queue_messages matching {@code filter}, the lowest of them or -1}. */
-    private static long[] missing(Connection c, long[] ids, String filter) throws SQLException {
-        return chunked(c, ids, "SELECT count(*), min(u.id) FROM unnest(?::bigint[]) AS u(id) WHERE NOT EXISTS "
-                + "(SELECT 1 FROM queue_messages q WHERE q.id = u.id" + filter + ")");
-    }
-
-    /** {how many of {@code ids} have a row in {@code table} matching {@code filter}, the lowest of them or -1}. */
-    private static long[] present(Connection c, long[] ids, String table, String filter) throws SQLException {
-        return chunked(c, ids, "SELECT count(*), min(id) FROM " + table + " WHERE id = ANY(?)" + filter);
-    }
-
-    /** Runs {@code sql} (a {@code bigint[]} in, a count and a lowest id out) over {@code ids} (sorted) in chunks. */
-    private static long[] chunked(Connection c, long[] ids, String sql) throws SQLException {
-        long total = 0;
-        long first = -1;
-        try (PreparedStatement p = c.prepareStatement(sql)) {
-            for (int from = 0; from < ids.length; from += CHUNK) {
-                p.setArray(1, IdArrays.of(c, ids, from, Math.min(ids.length, from + CHUNK)));
-                try (ResultSet rs = p.executeQuery()) {
-                    rs.next();
-                    long n = rs.getLong(1);
-                    if (n > 0 && first < 0) {
-                        first = rs.getLong(2); // chunks ascend, so the first chunk with any holds the lowest
-                    }
-                    total += n;
-                }
-            }
-        }
-        return new long[] {total, first};
     }
 
     private static long count(Connection c, String sql) throws SQLException {

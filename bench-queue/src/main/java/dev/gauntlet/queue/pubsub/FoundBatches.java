@@ -1,15 +1,14 @@
 package dev.gauntlet.queue.pubsub;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
 
 /**
- * What one look at a partition's rows found, batch by batch: for each producer sequence there, its lowest and highest
- * offset and how many messages carry it. One row per batch, not per message, so a look at a million messages in
- * batches of 100 is 10,000 entries, kept in primitive arrays.
+ * What one retention run deleted from a partition, batch by batch: for each producer sequence there, its lowest and
+ * highest offset and how many messages carry it. One row per batch, not per message, so a run that deletes a million
+ * messages in batches of 100 is 10,000 entries, kept in primitive arrays until the {@link WriterLedger} writes them to
+ * its file.
  */
 public final class FoundBatches {
 
@@ -35,14 +34,6 @@ public final class FoundBatches {
             found.add(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4));
         }
         return found;
-    }
-
-    /** Every message partition {@code partition} holds now. */
-    public static FoundBatches inLog(Connection c, int partition) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement(groupedFrom(PubSubWorkload.partitionTable(partition)));
-             ResultSet rs = p.executeQuery()) {
-            return read(rs);
-        }
     }
 
     private void add(long seq, long low, long high, int count) {
@@ -88,23 +79,5 @@ public final class FoundBatches {
 
     int messages(int i) {
         return messages[i];
-    }
-
-    /** The lowest offset found; only when not empty. */
-    long from() {
-        long low = Long.MAX_VALUE;
-        for (int i = 0; i < size; i++) {
-            low = Math.min(low, lowest[i]);
-        }
-        return low;
-    }
-
-    /** One past the highest offset found; only when not empty. */
-    long to() {
-        long high = Long.MIN_VALUE;
-        for (int i = 0; i < size; i++) {
-            high = Math.max(high, highest[i]);
-        }
-        return high + 1;
     }
 }

@@ -1,10 +1,16 @@
 package dev.gauntlet.queue.pubsub;
 
-import java.util.ArrayList;
-import java.util.Arrays;
+import dev.gauntlet.core.result.LedgerFile;
+import dev.gauntlet.core.result.WorkerShare;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -15,18 +21,32 @@ import java.util.concurrent.atomic.AtomicLong;
  * its sequence, all of it.
  *
  * <p>Sequences are handed out by {@link #nextSequence} (1, 2, ...; a retried attempt takes a new one, so a sequence
- * is never written twice) and the ledger is indexed by them: a partition, an offset, a count and a state per
- * sequence in primitive arrays, 17 bytes a batch. A batch whose commit's outcome never came back is recorded as
- * uncertain and expected neither way. Retention deletes messages every group has read during the run; it reports
- * what it deleted ({@link #retained}) so they can be verified too. Thread safe.
+ * is never written twice). A batch whose commit's outcome never came back is recorded as uncertain and expected
+ * neither way. Retention deletes messages every group has read during the run; it reports what it deleted
+ * ({@link #retained}) so they can be verified too.
+ *
+ * <p>The ledger is two {@link LedgerFile}s in the run's directory, written as the run goes and never held in the
+ * heap: {@value #FILE}, a {@value #BATCH_BYTES}-byte record per batch (kind, partition, count, sequence, first
+ * offset; one write per batch), and {@value #RETENTION_FILE}, a {@value #SWEPT_BYTES}-byte record per batch a
+ * retention run deleted (kind, partition, the run's number, messages, sequence, lowest and highest offset; one write
+ * per run). The check streams both into the database and compares them with the log there ({@link #tally}). Thread
+ * safe.
  */
-public final class WriterLedger {
+public final class WriterLedger implements AutoCloseable {
+
+    /** The batches' file in a run's directory. */
+    public static final String FILE = "writer.ledger";
+    /** What retention deleted, in a run's directory. */
+    public static final String RETENTION_FILE = "retention.ledger";
 
     /** How many lost batches a tally names; the rest are counted. */
     public static final int NAMED = 10;
 
-    private static final byte COMMITTED = 1;
-    private static final byte UNCERTAIN = 2;
+    static final int BATCH_BYTES = 25;
+    static final int SWEPT_BYTES = 37;
+    static final byte COMMITTED = 1;
+    static final byte UNCERTAIN = 2;
+    private static final byte SWEPT = 3;
 
     /** A batch the writers heard commit (or whose commit's outcome was lost but that landed) short in the log. */
     public record LostBatch(int partition, long first, int count, long seq, long missing) {
@@ -59,17 +79,35 @@ public final class WriterLedger {
                         long foreign, String firstForeign, long uncertainBatches, long uncertainMessages, long landed) {
     }
 
-    /** What one retention run deleted from a partition, in the order the runs ended. */
-    private record Sweep(int partition, FoundBatches deleted) {
+    private final AtomicLong sequence = new AtomicLong();
+    /** Where batches and sweeps are written; null for a ledger read back from a run's directory. */
+    private final LedgerFile batches;
+    private final LedgerFile swept;
+    private final Path batchesFile;
+    private final Path sweptFile;
+    /** Retention runs recorded, numbering them in the order they ended. Guarded by {@code this}. */
+    private int sweeps;
+
+    private WriterLedger(LedgerFile batches, LedgerFile swept, Path batchesFile, Path sweptFile) {
+        this.batches = batches;
+        this.swept = swept;
+        this.batchesFile = batchesFile;
+        this.sweptFile = sweptFile;
     }
 
-    private final AtomicLong sequence = new AtomicLong();
-    private byte[] state = new byte[1024];
-    private int[] partition = new int[1024];
-    private long[] first = new long[1024];
-    private int[] count = new int[1024];
-    private long highest;
-    private final List<Sweep> sweeps = new ArrayList<>();
+    /** A new ledger in {@code dir} (replacing one there), or in temporary files when {@code dir} is null. */
+    static WriterLedger create(Path dir) {
+        LedgerFile b = dir == null ? LedgerFile.temporary("writer", BATCH_BYTES)
+                : LedgerFile.create(dir.resolve(FILE), BATCH_BYTES);
+        LedgerFile s = dir == null ? LedgerFile.temporary("retention", SWEPT_BYTES)
+                : LedgerFile.create(dir.resolve(RETENTION_FILE), SWEPT_BYTES);
+        return new WriterLedger(b, s, b.file(), s.file());
+    }
+
+    /** The ledger a run left in {@code dir}, to be checked after the fact; it takes no more batches. */
+    static WriterLedger read(Path dir) {
+        return new WriterLedger(null, null, dir.resolve(FILE), dir.resolve(RETENTION_FILE));
+    }
 
     /** The producer sequence of a batch about to be written. */
     public long nextSequence() {
@@ -86,124 +124,94 @@ public final class WriterLedger {
         record(seq, UNCERTAIN, partition, first, count);
     }
 
+    private void record(long seq, byte kind, int partition, long first, int count) {
+        ByteBuffer b = ByteBuffer.allocate(BATCH_BYTES);
+        b.put(kind).putInt(partition).putInt(count).putLong(seq).putLong(first).flip();
+        writable(batches).append(b);
+    }
+
     /**
      * Retention deleted {@code deleted} from {@code partition} (its commit went through, or its outcome was lost:
      * a deletion that did not take effect leaves the messages for the next one, or the log, to find again).
      */
     public synchronized void retained(int partition, FoundBatches deleted) {
-        if (!deleted.isEmpty()) {
-            sweeps.add(new Sweep(partition, deleted));
+        if (deleted.isEmpty()) {
+            return;
         }
+        int sweep = ++sweeps;
+        ByteBuffer b = ByteBuffer.allocate(deleted.size() * SWEPT_BYTES);
+        for (int i = 0; i < deleted.size(); i++) {
+            b.put(SWEPT).putInt(partition).putInt(sweep).putInt(deleted.messages(i)).putLong(deleted.seq(i))
+                    .putLong(deleted.lowest(i)).putLong(deleted.highest(i));
+        }
+        writable(swept).append(b.flip());
     }
 
-    private synchronized void record(long seq, byte kind, int p, long from, int n) {
-        if (seq >= state.length) {
-            int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(seq + 1, 2L * state.length));
-            state = Arrays.copyOf(state, grown);
-            partition = Arrays.copyOf(partition, grown);
-            first = Arrays.copyOf(first, grown);
-            count = Arrays.copyOf(count, grown);
-        }
-        int i = (int) seq;
-        state[i] = kind;
-        partition[i] = p;
-        first[i] = from;
-        count[i] = n;
-        highest = Math.max(highest, seq);
+    /** The batches' file. */
+    public Path file() {
+        return batchesFile;
     }
 
-    /**
-     * The ledger against {@code log} (what each partition holds now) and what retention deleted on the way. Of
-     * retention runs that saw the same messages (one whose commit did not go through, and the next), only the last
-     * counts; so does the log over a run whose messages it still holds.
-     */
-    public synchronized Tally tally(Map<Integer, FoundBatches> log) {
-        int slots = (int) highest + 1;
-        int[] found = new int[slots];
-        long foreign = 0;
-        String firstForeign = null;
-        for (var p : log.entrySet()) {
-            for (FoundBatches seen : seenIn(p.getKey(), p.getValue())) {
-                for (int i = 0; i < seen.size(); i++) {
-                    long seq = seen.seq(i);
-                    int s = (int) seq;
-                    if (seq > 0 && seq < slots && state[s] != 0 && partition[s] == p.getKey()
-                            && seen.lowest(i) >= first[s] && seen.highest(i) < first[s] + count[s]) {
-                        found[s] += seen.messages(i);
-                    } else {
-                        foreign += seen.messages(i);
-                        if (firstForeign == null) {
-                            firstForeign = String.format(Locale.ROOT, "partition %d offsets %d-%d (producer seq %d)",
-                                    p.getKey(), seen.lowest(i), seen.highest(i), seq);
-                        }
-                    }
-                }
-            }
-        }
-        long batches = 0;
-        long messages = 0;
-        long lostBatches = 0;
-        long lostMessages = 0;
-        List<LostBatch> named = new ArrayList<>();
-        long uncertainBatches = 0;
-        long uncertainMessages = 0;
-        long landed = 0;
-        for (int s = 1; s < slots; s++) {
-            if (state[s] == COMMITTED) {
-                batches++;
-                messages += count[s];
-            } else if (state[s] == UNCERTAIN) {
-                uncertainBatches++;
-                uncertainMessages += count[s];
-                if (found[s] == 0) {
-                    continue; // did not land, or landed and all of it was lost: nothing says which
-                }
-                landed++; // some of it is there: its commit went through, and all of it must be
-            } else {
-                continue;
-            }
-            if (found[s] > count[s]) {
-                foreign += found[s] - count[s];
-                if (firstForeign == null) {
-                    firstForeign = String.format(Locale.ROOT, "partition %d offsets %d-%d (producer seq %d), seen %,d "
-                            + "times for %,d written", partition[s], first[s], first[s] + count[s] - 1, s, found[s],
-                            count[s]);
-                }
-            } else if (found[s] < count[s]) {
-                lostBatches++;
-                lostMessages += count[s] - found[s];
-                if (named.size() < NAMED) {
-                    named.add(new LostBatch(partition[s], first[s], count[s], s, count[s] - found[s]));
-                }
-            }
-        }
-        return new Tally(batches, messages, lostBatches, lostMessages, named, foreign, firstForeign, uncertainBatches,
-                uncertainMessages, landed);
+    /** The retention runs' file. */
+    public Path retentionFile() {
+        return sweptFile;
     }
 
     /**
-     * What partition {@code p} was seen to hold, each message once: the runs of retention that took effect (a run
-     * whose messages a later run or the log saw again did not), then the log.
+     * The ledger against the log of {@code partitions} as it is now and what retention deleted on the way, compared
+     * in the database ({@code WrittenBatches}). Of retention runs that saw the same messages (one whose commit did not
+     * go through, and the next), only the last counts; so does the log over a run whose messages it still holds.
      */
-    private List<FoundBatches> seenIn(int p, FoundBatches now) {
-        List<FoundBatches> kept = new ArrayList<>();
-        for (Sweep sweep : sweeps) {
-            if (sweep.partition() == p) {
-                dropOverlapping(kept, sweep.deleted().from());
-                kept.add(sweep.deleted());
-            }
-        }
-        if (!now.isEmpty()) {
-            dropOverlapping(kept, now.from());
-            kept.add(now);
-        }
-        return kept;
+    public Tally tally(Connection c, WorkerShare.Range partitions) throws SQLException {
+        return WrittenBatches.tally(c, this, partitions);
     }
 
-    /** Drops the last of {@code kept} while they reach {@code from} or past: seen again, so never deleted. */
-    private static void dropOverlapping(List<FoundBatches> kept, long from) {
-        while (!kept.isEmpty() && kept.get(kept.size() - 1).to() > from) {
-            kept.remove(kept.size() - 1);
+    /** Each batch as a row {@code seq, state, partition, first, count} of COPY's text format, read from the file. */
+    void writeBatches(Writer out) throws IOException {
+        try (LedgerFile.Reader r = LedgerFile.open(batchesFile, BATCH_BYTES)) {
+            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
+                row(out, b.getLong(9), b.get(0), b.getInt(1), b.getLong(17), b.getInt(5));
+            }
         }
+    }
+
+    /**
+     * Each batch a retention run deleted as a row {@code partition, run, seq, lowest, highest, messages}; none when a
+     * run left no such file.
+     */
+    void writeSwept(Writer out) throws IOException {
+        if (!Files.isRegularFile(sweptFile)) {
+            return;
+        }
+        try (LedgerFile.Reader r = LedgerFile.open(sweptFile, SWEPT_BYTES)) {
+            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
+                row(out, b.getInt(1), b.getInt(5), b.getLong(13), b.getLong(21), b.getLong(29), b.getInt(9));
+            }
+        }
+    }
+
+    private static void row(Writer out, long... columns) throws IOException {
+        for (int i = 0; i < columns.length; i++) {
+            if (i > 0) {
+                out.write('\t');
+            }
+            out.write(Long.toString(columns[i]));
+        }
+        out.write('\n');
+    }
+
+    @Override
+    public void close() {
+        if (batches != null) {
+            batches.close();
+            swept.close();
+        }
+    }
+
+    private LedgerFile writable(LedgerFile file) {
+        if (file == null) {
+            throw new IllegalStateException("a ledger read back from " + batchesFile + " takes no more batches");
+        }
+        return file;
     }
 }

@@ -17,7 +17,8 @@ import java.util.Map;
  *     produced_at: RunClock epoch nanos; acked_at: set only by the flag ack mode, whose claims use
  *     queue_messages_unacked, a partial index of the ids not yet acknowledged
  * queue_archive(id primary key, produced_at, payload, acked_at)      archive ack mode only
- * queue_ledgers(worker, kind, ids bigint[])   a split run's ledgers (--worker), gathered for one verification
+ * queue_ledgers(worker, kind, first_id, ids)   a split run's ledgers (--worker), gathered for one verification:
+ *     a row per record of each process's ledger file, a run of {@code ids} consecutive ids from {@code first_id}
  * </pre>
  *
  * The archive's primary key is the database's own guard against a message archived twice.
@@ -44,7 +45,8 @@ public final class QueueSchema {
                 s.execute("CREATE TABLE queue_archive (id bigint PRIMARY KEY, produced_at bigint NOT NULL, "
                         + "payload bytea NOT NULL, acked_at timestamptz NOT NULL DEFAULT now())");
             }
-            s.execute("CREATE TABLE queue_ledgers (worker int NOT NULL, kind text NOT NULL, ids bigint[] NOT NULL)");
+            s.execute("CREATE TABLE queue_ledgers (worker int NOT NULL, kind smallint NOT NULL, "
+                    + "first_id bigint NOT NULL, ids int NOT NULL)");
         }
     }
 

@@ -1,50 +1,120 @@
 package dev.gauntlet.queue.workqueue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import dev.gauntlet.core.result.LedgerFile;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * What the writers committed to having produced and the readers to having acknowledged, as message ids recorded
  * after each commit. In a work queue each message is for one reader only, so at the end every produced id must be
- * acknowledged exactly once or still wait in the queue; the {@link Tally} sets the two lists side by side.
+ * acknowledged exactly once or still wait in the queue; the {@link Tally} sets the two side by side.
  *
  * <p>A commit whose outcome never came back (the connection broke during COMMIT) is recorded apart, as ids that may
- * have been produced or acknowledged: verification settles them against the database ({@link #unsettledAcks},
- * {@link #unsettledWrites}) and records those that took effect.
+ * have been produced or acknowledged: verification settles them against the database ({@link AckIds}) and counts
+ * those that took effect.
  *
- * <p>Ids go into fixed chunks of {@code long[]} (8 bytes an id, no boxing: a 5-minute run at 5,000 msg/s is 1.5 M ids,
- * 12 MB a side) and are sorted once, at the tally. Thread safe: writers and readers record from any worker.
+ * <p>The ledger is a {@link LedgerFile}, {@value #FILE} in the run's directory, never held in the heap: ids as runs
+ * of consecutive ids, a {@value #RECORD_BYTES}-byte record each (kind, how many, first id), one write per batch, so
+ * a writer's batch of identity ids or a reader's claim of the oldest messages is one record or a few. The ledger is
+ * checked in the database: copied into it as a stream ({@link #writeRows}) and tallied there ({@link AckIds}).
+ * Thread safe: writers and readers record from any worker.
  */
-public final class AckLedger {
+public final class AckLedger implements AutoCloseable {
+
+    /** The ledger's file in a run's directory. */
+    public static final String FILE = "acks.ledger";
+
+    static final int RECORD_BYTES = 13;
+
+    /** What a record says of its ids; {@link #code} is its first byte, and the kind column of the copied ledger. */
+    public enum Kind {
+        /** A writer's insert of them committed. */
+        PRODUCED,
+        /** A reader's acknowledgement of them committed. */
+        ACKED,
+        /** A writer's insert of them was sent and its commit's outcome never came back. */
+        MAYBE_PRODUCED,
+        /** A reader's acknowledgement of them was sent and its commit's outcome never came back. */
+        MAYBE_ACKED;
+
+        public int code() {
+            return ordinal() + 1;
+        }
+    }
 
     /**
      * The ledger at the end.
      *
      * @param produced         distinct ids produced
      * @param acknowledgements acknowledgements recorded, a redelivered message counting each time
-     * @param acked            distinct ids acknowledged, sorted (those never produced included)
+     * @param acked            distinct ids acknowledged (those never produced included)
      * @param duplicates       ids acknowledged more than once
      * @param firstDuplicate   the lowest of them, or -1
      * @param phantoms         ids acknowledged but never produced
      * @param firstPhantom     the lowest of them, or -1
-     * @param unacked          ids produced and never acknowledged, sorted: to look up in the queue
+     * @param unacked          ids produced and never acknowledged: to look up in the queue
+     * @param firstUnacked     the lowest of them, or -1
      * @param reissued         ids two committed inserts were given: the first insert was lost with the state of
      *                         the id sequence (a failover to a standby that missed both), and its message with it
      * @param firstReissued    the lowest of them, or -1
      */
-    public record Tally(long produced, long acknowledgements, long[] acked, long duplicates, long firstDuplicate,
-                        long phantoms, long firstPhantom, long[] unacked, long reissued, long firstReissued) {
+    public record Tally(long produced, long acknowledgements, long acked, long duplicates, long firstDuplicate,
+                        long phantoms, long firstPhantom, long unacked, long firstUnacked, long reissued,
+                        long firstReissued) {
     }
 
-    private final Ids produced = new Ids();
-    private final Ids acked = new Ids();
-    private final Ids maybeProduced = new Ids();
-    private final Ids maybeAcked = new Ids();
+    /** Where ids are written; null for a ledger read back from a run's directory. */
+    private final LedgerFile ledger;
+    private final Path file;
+    /** Ids recorded, by kind. */
+    private final AtomicLongArray counts = new AtomicLongArray(Kind.values().length);
+
+    /** A ledger in a temporary file, deleted when the JVM exits: for a ledger used outside a run's directory. */
+    public AckLedger() {
+        this(LedgerFile.temporary("acks", RECORD_BYTES));
+    }
+
+    /** A new ledger in {@code dir}, a run's directory ({@value #FILE}, replacing any there). */
+    public AckLedger(Path dir) {
+        this(LedgerFile.create(dir.resolve(FILE), RECORD_BYTES));
+    }
+
+    private AckLedger(LedgerFile ledger) {
+        this(ledger, ledger.file());
+    }
+
+    private AckLedger(LedgerFile ledger, Path file) {
+        this.ledger = ledger;
+        this.file = file;
+    }
+
+    /**
+     * The ledger a run left in {@code dir} (whole records; a last one cut short by a killed driver left out), to be
+     * checked after the fact; null when the directory holds none.
+     */
+    public static AckLedger read(Path dir) {
+        Path file = dir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        AckLedger read = new AckLedger(null, file);
+        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
+            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
+                read.counts.addAndGet(b.get(0) - 1, b.getInt(1));
+            }
+        }
+        return read;
+    }
 
     /** A writer committed messages {@code ids}. */
     public void produced(long[] ids) {
-        produced.add(ids);
+        record(Kind.PRODUCED, ids);
     }
 
     /**
@@ -52,7 +122,12 @@ public final class AckLedger {
      * during COMMIT); verification asks the database whether it took effect.
      */
     public void maybeProduced(long[] ids) {
-        maybeProduced.add(ids);
+        record(Kind.MAYBE_PRODUCED, ids);
+    }
+
+    /** A reader committed its acknowledgement of messages {@code ids}. */
+    public void acked(long[] ids) {
+        record(Kind.ACKED, ids);
     }
 
     /**
@@ -60,160 +135,73 @@ public final class AckLedger {
      * broke during COMMIT); verification asks the database whether it took effect.
      */
     public void maybeAcked(long[] ids) {
-        maybeAcked.add(ids);
+        record(Kind.MAYBE_ACKED, ids);
     }
 
-    /** The ids whose insert's outcome is unknown, sorted, as recorded. */
-    public long[] uncertainWrites() {
-        return maybeProduced.sorted();
+    /** The ids, as runs of consecutive ones, in one write. */
+    private void record(Kind kind, long[] ids) {
+        if (ledger == null) {
+            throw new IllegalStateException("a ledger read back from " + file + " takes no more ids");
+        }
+        if (ids.length == 0) {
+            return;
+        }
+        int runs = 1;
+        for (int i = 1; i < ids.length; i++) {
+            runs += ids[i] == ids[i - 1] + 1 ? 0 : 1;
+        }
+        ByteBuffer b = ledger.buffer(runs);
+        int start = 0;
+        for (int i = 1; i <= ids.length; i++) {
+            if (i == ids.length || ids[i] != ids[i - 1] + 1) {
+                b.put((byte) kind.code()).putInt(i - start).putLong(ids[start]);
+                start = i;
+            }
+        }
+        ledger.append(b.flip());
+        counts.addAndGet(kind.ordinal(), ids.length);
     }
 
-    /** The ids whose acknowledgement's outcome is unknown, sorted, as recorded (an id once per reader unsure of it). */
-    public long[] uncertainAcks() {
-        return maybeAcked.sorted();
+    /** Ids recorded as {@code kind}, an id once per time it was recorded. */
+    public long count(Kind kind) {
+        return counts.get(kind.ordinal());
+    }
+
+    /** The ledger's file. */
+    public Path file() {
+        return file;
     }
 
     /**
-     * The ids whose acknowledgement's outcome is unknown and that no committed acknowledgement covers, sorted, each
-     * once: those the database has to settle. An id another reader is known to have acknowledged is that reader's: a
-     * message is acknowledged once, by the reader holding it, so the acknowledgement whose outcome was lost did not
-     * take effect (the message went back to the queue and the other reader took it). Of several readers unsure of
-     * the same id, at most one acknowledged it.
+     * Writes each record as a line {@code <prefix>kind<TAB>first id<TAB>how many}, the text format of a COPY into
+     * {@code (kind, first_id, ids)} (with a prefix such as {@code "3\t"}, of a table with one more column before
+     * them), read from the file as it goes.
      */
-    public long[] unsettledAcks() {
-        return distinctMinus(maybeAcked.sorted(), acked.sorted());
-    }
-
-    /** The ids whose insert's outcome is unknown and that no committed insert produced, sorted, each once. */
-    public long[] unsettledWrites() {
-        return distinctMinus(maybeProduced.sorted(), produced.sorted());
-    }
-
-    /** The distinct values of {@code sorted} that are not in {@code known} (sorted too). */
-    private static long[] distinctMinus(long[] sorted, long[] known) {
-        long[] out = new long[sorted.length];
-        int n = 0;
-        int k = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            long id = sorted[i];
-            if (n > 0 && out[n - 1] == id) {
-                continue;
-            }
-            while (k < known.length && known[k] < id) {
-                k++;
-            }
-            if (k < known.length && known[k] == id) {
-                continue;
-            }
-            out[n++] = id;
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    /** The ids produced, sorted. */
-    public long[] produced() {
-        return produced.sorted();
-    }
-
-    /** The ids acknowledged, sorted, a redelivered one as often as it was acknowledged. */
-    public long[] acked() {
-        return acked.sorted();
-    }
-
-    /** A reader committed its acknowledgement of messages {@code ids}. */
-    public void acked(long[] ids) {
-        acked.add(ids);
-    }
-
-    /** The tally so far: both lists sorted and walked side by side once. */
-    public Tally tally() {
-        long[] p = produced.sorted();
-        long[] a = acked.sorted();
-        long[] distinctAcked = new long[a.length];
-        long[] unacked = new long[p.length];
-        int nAcked = 0;
-        int nUnacked = 0;
-        long distinctProduced = 0;
-        long duplicates = 0;
-        long firstDuplicate = -1;
-        long phantoms = 0;
-        long firstPhantom = -1;
-        long reissued = 0;
-        long firstReissued = -1;
-        int i = 0;
-        int j = 0;
-        while (i < p.length || j < a.length) {
-            long id = Math.min(i < p.length ? p[i] : Long.MAX_VALUE, j < a.length ? a[j] : Long.MAX_VALUE);
-            int inserts = 0;
-            while (i < p.length && p[i] == id) {
-                inserts++;
-                i++;
-            }
-            boolean wasProduced = inserts > 0;
-            if (inserts > 1 && reissued++ == 0) {
-                firstReissued = id; // an identity is never handed out twice unless what took it first was lost
-            }
-            int times = 0;
-            while (j < a.length && a[j] == id) {
-                times++;
-                j++;
-            }
-            if (wasProduced) {
-                distinctProduced++;
-                if (times == 0) {
-                    unacked[nUnacked++] = id;
-                }
-            }
-            if (times > 0) {
-                distinctAcked[nAcked++] = id;
-                if (!wasProduced && phantoms++ == 0) {
-                    firstPhantom = id;
-                }
-                if (times > 1 && duplicates++ == 0) {
-                    firstDuplicate = id;
-                }
+    public void writeRows(Writer out, String prefix) throws IOException {
+        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
+            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
+                out.write(prefix);
+                out.write(Integer.toString(b.get(0)));
+                out.write('\t');
+                out.write(Long.toString(b.getLong(5)));
+                out.write('\t');
+                out.write(Integer.toString(b.getInt(1)));
+                out.write('\n');
             }
         }
-        return new Tally(distinctProduced, a.length, Arrays.copyOf(distinctAcked, nAcked), duplicates, firstDuplicate,
-                phantoms, firstPhantom, Arrays.copyOf(unacked, nUnacked), reissued, firstReissued);
     }
 
-    /** An append-only list of ids in fixed chunks: no copying as it grows, one array when sorted. */
-    private static final class Ids {
-        private static final int CHUNK = 1 << 16;
-
-        private final List<long[]> full = new ArrayList<>();
-        private long[] current = new long[CHUNK];
-        private int used;
-
-        synchronized void add(long[] ids) {
-            int from = 0;
-            while (from < ids.length) {
-                if (used == CHUNK) {
-                    full.add(current);
-                    current = new long[CHUNK];
-                    used = 0;
-                }
-                int n = Math.min(ids.length - from, CHUNK - used);
-                System.arraycopy(ids, from, current, used, n);
-                used += n;
-                from += n;
-            }
+    /** The tally of what was recorded (no outcome settled), worked out in the database on {@code c}. */
+    public Tally tally(Connection c) throws SQLException {
+        try (AckIds ids = AckIds.of(c, this)) {
+            return ids.tally();
         }
+    }
 
-        long[] sorted() {
-            long[] all;
-            synchronized (this) {
-                all = new long[full.size() * CHUNK + used];
-                int at = 0;
-                for (long[] chunk : full) {
-                    System.arraycopy(chunk, 0, all, at, CHUNK);
-                    at += CHUNK;
-                }
-                System.arraycopy(current, 0, all, at, used);
-            }
-            Arrays.sort(all);
-            return all;
+    @Override
+    public void close() {
+        if (ledger != null) {
+            ledger.close();
         }
     }
 }

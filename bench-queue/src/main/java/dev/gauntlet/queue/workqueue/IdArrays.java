@@ -5,9 +5,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Message ids as a SQL {@code bigint[]} parameter ({@code id = ANY(?)}, {@code unnest(?)}): one statement for a
- * whole batch or a chunk of a ledger rather than one per id. Boxed through the standard JDBC call, so any driver
- * of the PostgreSQL protocol takes it.
+ * Message ids as a SQL {@code bigint[]} parameter ({@code id = ANY(?)}): one statement for a whole batch rather than
+ * one per id. Boxed through the standard JDBC call, so any driver of the PostgreSQL protocol takes it.
  */
 public final class IdArrays {
 

@@ -1,24 +1,21 @@
 package dev.gauntlet.queue.workqueue;
 
+import dev.gauntlet.sql.LedgerCopy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 
 /**
- * The ledgers of a work-queue run split between processes ({@code --worker}), gathered in {@code queue_ledgers}: any
- * process's reader may acknowledge any process's message, so no one ledger can verify delivery. Each process stores
- * its own after its run; one process loads them all into one ledger and verifies that. Ids go as {@code bigint[]}
- * rows of up to 10,000.
+ * The ledgers of a work-queue run split between processes ({@code --worker}), gathered in {@value #TABLE}: any
+ * process's reader may acknowledge any process's message, so no one ledger can verify delivery. Each process copies
+ * its own in after its run, a row per record of its file (worker, kind, first id, how many), as a stream; one process
+ * then verifies them all in the database ({@link AckIds#stored}).
  */
 public final class LedgerStore {
 
-    private static final int CHUNK = 10_000;
-    private static final String PRODUCED = "produced";
-    private static final String ACKED = "acked";
-    private static final String MAYBE_PRODUCED = "maybe produced";
-    private static final String MAYBE_ACKED = "maybe acked";
+    /** The table the processes' ledgers are gathered in. */
+    public static final String TABLE = "queue_ledgers";
 
     private LedgerStore() {
     }
@@ -28,23 +25,11 @@ public final class LedgerStore {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try {
-            try (PreparedStatement d = c.prepareStatement("DELETE FROM queue_ledgers WHERE worker = ?")) {
+            try (PreparedStatement d = c.prepareStatement("DELETE FROM " + TABLE + " WHERE worker = ?")) {
                 d.setInt(1, worker);
                 d.executeUpdate();
             }
-            try (PreparedStatement p = c.prepareStatement("INSERT INTO queue_ledgers (worker, kind, ids) VALUES (?, ?, ?)")) {
-                for (var kind : Map.of(PRODUCED, ledger.produced(), ACKED, ledger.acked(), MAYBE_PRODUCED,
-                        ledger.uncertainWrites(), MAYBE_ACKED, ledger.uncertainAcks()).entrySet()) {
-                    long[] ids = kind.getValue();
-                    for (int from = 0; from < ids.length; from += CHUNK) {
-                        p.setInt(1, worker);
-                        p.setString(2, kind.getKey());
-                        p.setArray(3, IdArrays.of(c, ids, from, Math.min(ids.length, from + CHUNK)));
-                        p.addBatch();
-                    }
-                }
-                p.executeBatch();
-            }
+            LedgerCopy.into(c, TABLE + " (worker, kind, first_id, ids)", out -> ledger.writeRows(out, worker + "\t"));
             c.commit();
         } catch (SQLException | RuntimeException e) {
             c.rollback();
@@ -54,26 +39,15 @@ public final class LedgerStore {
         }
     }
 
-    /** Every worker's ledger, as one. */
-    public static AckLedger loadAll(Connection c) throws SQLException {
-        AckLedger all = new AckLedger();
-        try (PreparedStatement p = c.prepareStatement("SELECT kind, ids FROM queue_ledgers");
-             ResultSet rs = p.executeQuery()) {
-            while (rs.next()) {
-                Object[] boxed = (Object[]) rs.getArray(2).getArray();
-                long[] ids = new long[boxed.length];
-                for (int i = 0; i < ids.length; i++) {
-                    ids[i] = ((Number) boxed[i]).longValue();
-                }
-                switch (rs.getString(1)) {
-                    case PRODUCED -> all.produced(ids);
-                    case ACKED -> all.acked(ids);
-                    case MAYBE_PRODUCED -> all.maybeProduced(ids);
-                    case MAYBE_ACKED -> all.maybeAcked(ids);
-                    default -> throw new SQLException("queue_ledgers holds an unknown kind '" + rs.getString(1) + "'");
-                }
+    /** How many ids of {@code kind} every worker's stored ledger holds together. */
+    public static long stored(Connection c, AckLedger.Kind kind) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT coalesce(sum(ids), 0) FROM " + TABLE
+                + " WHERE kind = ?")) {
+            p.setInt(1, kind.code());
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         }
-        return all;
     }
 }

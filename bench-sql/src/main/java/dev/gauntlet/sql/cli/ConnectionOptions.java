@@ -289,6 +289,13 @@ public final class ConnectionOptions {
      * @param clients   the clients of the run
      */
     public JdbcTarget target(Database db, PoolMode mode, int isolation, int clients) {
+        long connections = mode == PoolMode.POOLED ? poolSize : clients;
+        dev.gauntlet.core.host.OpenFiles.shortOf(connections, mode == PoolMode.POOLED ? "--pool-size " + poolSize
+                : "--clients " + clients + " (--pool " + mode.name().toLowerCase(java.util.Locale.ROOT) + ")",
+                mode == PoolMode.POOLED ? "" : "or share fewer connections (--pool pooled --pool-size N)")
+                .ifPresent(why -> {
+                    throw new BadInputException(why);
+                });
         if (mode != PoolMode.PGBOUNCER) {
             return JdbcTarget.of(db.sessions(), mode, poolSize, isolation);
         }

@@ -1,8 +1,8 @@
 package dev.gauntlet.tpcc.checks;
 
 import dev.gauntlet.core.result.Check;
+import dev.gauntlet.sql.LedgerCopy;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,8 +10,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * Durability seen from the client: every New-Order the driver heard commit must be in the database after the run,
@@ -35,10 +33,9 @@ public final class NothingLost {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TEMP TABLE tpcc_committed (w int, d int, o int, c int, n int, e timestamp) "
                     + "ON COMMIT DROP");
-            copy(c, orders);
-            // A temporary table is never analyzed on its own: without statistics a ledger of millions of orders
-            // would be joined as if it held a few.
-            s.execute("ANALYZE tpcc_committed");
+            LedgerCopy.into(c, "tpcc_committed", out -> orders.forEach(o -> out.write(o.warehouse() + "\t"
+                    + o.district() + "\t" + o.orderId() + "\t" + o.customer() + "\t" + o.lines() + "\t" + o.entered()
+                    + "\n")));
             List<String> taken = new ArrayList<>();
             List<String> absent = new ArrayList<>();
             long count = 0;
@@ -70,37 +67,6 @@ public final class NothingLost {
         } finally {
             c.setAutoCommit(autoCommit);
         }
-    }
-
-    /**
-     * The ledger into {@code tpcc_committed} as one COPY, written as it is read from the ledger's file, 64 KiB at a
-     * time: no more of it in memory than that, whatever its length.
-     */
-    private static void copy(Connection c, CommittedOrders orders) throws SQLException {
-        CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tpcc_committed FROM STDIN");
-        try {
-            StringBuilder rows = new StringBuilder(1 << 16);
-            orders.forEach(o -> {
-                rows.append(o.warehouse()).append('\t').append(o.district()).append('\t').append(o.orderId())
-                        .append('\t').append(o.customer()).append('\t').append(o.lines()).append('\t')
-                        .append(o.entered()).append('\n');
-                if (rows.length() > (1 << 16) - 100) {
-                    write(copy, rows);
-                }
-            });
-            write(copy, rows);
-            copy.endCopy();
-        } finally {
-            if (copy.isActive()) {
-                copy.cancelCopy();
-            }
-        }
-    }
-
-    private static void write(CopyIn copy, StringBuilder rows) throws SQLException {
-        byte[] bytes = rows.toString().getBytes(StandardCharsets.US_ASCII);
-        rows.setLength(0);
-        copy.writeToCopy(bytes, 0, bytes.length);
     }
 
     private static String listed(long count, String what, List<String> keys) {

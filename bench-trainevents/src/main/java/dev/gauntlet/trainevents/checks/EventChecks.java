@@ -1,5 +1,6 @@
 package dev.gauntlet.trainevents.checks;
 
+import dev.gauntlet.sql.LedgerCopy;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.sql.ReadOnlySnapshot;
 import dev.gauntlet.sql.check.CheckScope;
@@ -7,11 +8,6 @@ import dev.gauntlet.sql.check.SqlCheck;
 import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.trainevents.workload.EventLedger;
 import dev.gauntlet.trainevents.workload.Variant;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -19,8 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.PGCopyOutputStream;
 
 /**
  * The lifecycle's invariants, as queries for the rows that break them. From the tables alone: no event both live
@@ -97,7 +91,7 @@ public final class EventChecks {
             s.execute("DROP TABLE IF EXISTS " + LEDGER);
             s.execute("CREATE TEMPORARY TABLE " + LEDGER + " (" + LEDGER_COLUMNS + ")");
         }
-        copy(c, "COPY " + LEDGER + " (id, certain, state) FROM STDIN", "", ledger);
+        LedgerCopy.into(c, LEDGER + " (id, certain, state)", out -> ledger.copyTo(out, ""));
         try {
             return against(c, v, LEDGER);
         } finally {
@@ -120,21 +114,13 @@ public final class EventChecks {
         try (Statement s = c.createStatement()) {
             s.execute("DELETE FROM " + Variant.SHARED_LEDGERS + " WHERE worker = " + worker);
         }
-        copy(c, "COPY " + Variant.SHARED_LEDGERS + " (worker, id, certain, state) FROM STDIN", worker + "\t", ledger);
+        LedgerCopy.into(c, Variant.SHARED_LEDGERS + " (worker, id, certain, state)",
+                out -> ledger.copyTo(out, worker + "\t"));
     }
 
     /** The checks of {@link #run}, against every process's stored ledger at once. */
     public static List<Check> runOverStored(Connection c, Variant v) throws SQLException {
         return against(c, v, Variant.SHARED_LEDGERS);
-    }
-
-    private static void copy(Connection c, String sql, String prefix, EventLedger ledger) throws SQLException {
-        try (Writer w = new BufferedWriter(new OutputStreamWriter(new PGCopyOutputStream(c.unwrap(PGConnection.class),
-                sql, 1 << 16), StandardCharsets.UTF_8), 1 << 16)) {
-            ledger.copyTo(w, prefix);
-        } catch (IOException e) {
-            throw new SQLException("could not copy the ledger: " + e.getMessage(), e);
-        }
     }
 
     /**

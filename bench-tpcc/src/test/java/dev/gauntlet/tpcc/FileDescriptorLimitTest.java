@@ -1,0 +1,45 @@
+package dev.gauntlet.tpcc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run of more clients than the process may open connections is refused before it starts, in one line that says
+ * the limit and how to raise it, not failed at the 500th connection.
+ */
+@ExtendWith(PostgresExtension.class)
+class FileDescriptorLimitTest {
+
+    @Test
+    void clientsBeyondTheOpenFilesLimitAreRefusedInOneLine(TestDatabase server, @TempDir Path tmp) throws Exception {
+        TestDatabase db = server.freshDatabase("tpcc_fd_limit");
+        assertEquals(0, TpccCommandTest.tpcc(db, "init", "--warehouses", "1", "--seed", "5").code());
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "ulimit -n 400 && exec \"$@\"", "sh",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), TpccCommand.class.getName()));
+        command.addAll(List.of(TpccCommandTest.arguments(db, "run", "--clients", "1000", "--duration", "5s",
+                "--no-check", "--out", tmp.resolve("run").toString())));
+        Path log = tmp.resolve("child.log");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(child.waitFor(2, TimeUnit.MINUTES), "the child did not end");
+        String output = Files.readString(log);
+        assertEquals(2, child.exitValue(), output);
+        List<String> errors = output.lines().filter(l -> l.startsWith("run: ")).toList();
+        assertEquals(1, errors.size(), output);
+        assertTrue(errors.get(0).contains("--clients 1000 (--pool direct) need 1,000 connections, one file descriptor "
+                + "each, but this process may open 400 files (ulimit -n)"), errors.get(0));
+        assertTrue(errors.get(0).contains("(ulimit -n 1194) or share fewer connections (--pool pooled --pool-size N)"), errors.get(0));
+        assertTrue(!Files.exists(tmp.resolve("run").resolve("result.json")), "nothing half-written");
+    }
+}
