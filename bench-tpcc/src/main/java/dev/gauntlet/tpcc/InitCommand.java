@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  bench-tpcc init                                   # 2 warehouses into the embedded PostgreSQL",
                 "  bench-tpcc init --warehouses 10 --url jdbc:postgresql://host:5432/db --user bench",
-                "  bench-tpcc init --resume --url jdbc:postgresql://host:5432/db --user bench   # finish an interrupted load",
+                "  bench-tpcc init --resume --url jdbc:postgresql://host:5432/db --user bench   # finish an interrupted one",
                 "  bench-tpcc init --warehouses 4 --drop --seed 42   # reload from scratch, data from a fixed seed",
                 "  bench-tpcc init --warehouses 4 --mode procedures  # and the transactions as PL/pgSQL functions"})
 public final class InitCommand implements Callable<Integer> {
@@ -177,23 +177,30 @@ public final class InitCommand implements Callable<Integer> {
             LoadPlan plan = there.plan();
             if (plan != null && warehouses != null && warehouses != plan.warehouses()) {
                 throw new BadInputException("--resume finishes the interrupted load of "
-                        + LoadRecord.warehouses(plan.warehouses()) + "; leave out --warehouses " + warehouses + " (once it is complete, init "
-                        + "--warehouses N adds more)");
+                        + LoadRecord.warehouses(plan.warehouses()) + "; leave out --warehouses " + warehouses
+                        + " (once it is complete, init --warehouses N adds more)");
             }
             if (plan != null && seed != null && seed != plan.seed()) {
                 throw new BadInputException("--resume loads what is missing with the interrupted load's seed, "
                         + plan.seed() + "; leave out --seed " + seed);
             }
-            int target = plan != null ? plan.warehouses() : Math.max(there.planned(), warehouses != null ? warehouses : 0);
-            List<Integer> missing = there.missing(target);
-            System.out.printf(Locale.ROOT, "Resuming a load of %s at %s%s: %s%s, then keys, indexes and "
-                    + "statistics.%n", LoadRecord.warehouses(target), at, plan != null ? "" : " (from before loads recorded their plan: up to "
-                    + "the highest finished warehouse or --warehouses)", missing.isEmpty() ? "no warehouse missing"
-                    : missing.size() + " missing (" + LoadRecord.ranges(missing) + ")",
-                    there.itemsLoaded() ? "" : " and the item table");
+            int target = plan != null ? plan.warehouses()
+                    : Math.max(there.planned(), warehouses != null ? warehouses : 0);
+            System.out.println(resuming(there, target, at));
             long s = plan != null ? plan.seed() : seed != null ? seed : System.nanoTime();
             return new Loader(db.settings(), Dialect.of(db), threads, s, System.out).load(target);
         });
+    }
+
+    /** {@code Resuming a load of 100 warehouses at URL: 38 missing (63..100), then keys, indexes and statistics.} */
+    private static String resuming(LoadRecord there, int target, String at) {
+        List<Integer> missing = there.missing(target);
+        return "Resuming a load of " + LoadRecord.warehouses(target) + " at " + at
+                + (there.plan() != null ? "" : " (from before loads recorded their plan: up to the highest finished "
+                        + "warehouse or --warehouses)")
+                + ": " + (missing.isEmpty() ? "no warehouse missing" : missing.size() + " missing ("
+                        + LoadRecord.ranges(missing) + ")")
+                + (there.itemsLoaded() ? "" : " and the item table") + ", then keys, indexes and statistics.";
     }
 
     /** A load's work, done holding the {@link LoadLock}; another load under way is refused in one line. */

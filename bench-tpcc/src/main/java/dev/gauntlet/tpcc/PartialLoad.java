@@ -30,8 +30,8 @@ final class PartialLoad {
     static BadInputException refusal(LoadRecord load, boolean underWay, String url) {
         String at = Redaction.url(url);
         if (underWay) {
-            return new BadInputException("a load under way at " + at
-                    + (load != null && load.partial() ? ": " + load.state() + " so far" : "") + "; wait for it to finish");
+            String state = load != null && load.partial() ? ": " + load.state() + " so far" : "";
+            return new BadInputException("a load under way at " + at + state + "; wait for it to finish");
         }
         return new BadInputException("a partial load at " + at + ": " + load.state() + " (the load was interrupted); "
                 + "run 'bench-tpcc init --resume' to finish it, or 'bench-tpcc init --drop' to start over");

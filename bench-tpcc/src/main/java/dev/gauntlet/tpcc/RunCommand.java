@@ -101,12 +101,13 @@ public final class RunCommand implements Callable<Integer> {
                     "statements,procedures: both, as an experiment with a comparison (with --repeat N, alternating)."})
     List<String> modeArgs = new ArrayList<>();
 
-    @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet. With --worker, "
-            + "worker 0 loads and the others wait for its load.")
+    @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet (a partial load, "
+            + "one that was interrupted, is refused: init --resume finishes it). With --worker, worker 0 loads and the "
+            + "others wait for its load.")
     boolean init;
 
     @Option(names = "--load-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "1h",
-            description = "With --worker: how long a worker waits for the load to be recorded as finished "
+            description = "With --worker: how long a worker waits for the load to be recorded as complete "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration loadTimeout;
 
@@ -278,8 +279,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * One driver process of several waits for the load another makes (worker 0 with {@code --init}, or an init
-     * Job): until it is complete (every planned part, keys, indexes and statistics) with at least {@code warehouses}, or
-     * {@code --load-timeout} passes, when a partial load there is named in the line that gives up.
+     * Job): until it is complete (every planned part, keys, indexes and statistics) with at least {@code warehouses},
+     * or {@code --load-timeout} passes, when a partial load there is named in the line that gives up.
      */
     private void awaitLoad(Database db, int warehouses, WorkerShare share) {
         String waiting = "worker " + share + ": waiting for the load of " + warehouses + " warehouse(s) by worker 0 "

@@ -8,10 +8,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The mark of a load under way: a PostgreSQL session-level advisory lock (keyed by the schema) that {@code init} holds on
- * a connection of its own from before it reads the load record until its load ends. The server lets go of it when that
- * session ends however it ends, a kill -9 or a lost connection included. So a partial load whose lock is held is being
- * loaded, not interrupted, and a second {@code init} cannot load into the same tables at the same time.
+ * The mark of a load under way: a PostgreSQL session-level advisory lock (keyed by the schema) that {@code init} holds
+ * on a connection of its own from before it reads the load record until its load ends. The server lets go of it when
+ * that session ends however it ends, a kill -9 or a lost connection included. So a partial load whose lock is held is
+ * being loaded, not interrupted, and a second {@code init} cannot load into the same tables at the same time.
  *
  * <p>CockroachDB has no advisory locks: there no lock is taken and every partial load reads as interrupted.
  */

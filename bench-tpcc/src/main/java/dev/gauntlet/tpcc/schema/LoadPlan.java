@@ -33,9 +33,9 @@ public record LoadPlan(int warehouses, long seed, boolean finished) {
 
     /** Records, before anything is loaded, that a load of {@code warehouses} from {@code seed} has started. */
     static void start(Connection c, int warehouses, long seed) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + TABLE + " (id, warehouses, seed) VALUES (1, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET warehouses = excluded.warehouses, seed = excluded.seed, "
-                + "started_at = now(), finished_at = NULL")) {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + TABLE + " (id, warehouses, seed) "
+                + "VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET warehouses = excluded.warehouses, "
+                + "seed = excluded.seed, started_at = now(), finished_at = NULL")) {
             s.setInt(1, warehouses);
             s.setLong(2, seed);
             s.executeUpdate();
