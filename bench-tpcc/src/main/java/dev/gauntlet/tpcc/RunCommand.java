@@ -16,6 +16,7 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.DatabaseUnavailableException;
 import dev.gauntlet.sql.Rendezvous;
 import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.sql.cli.ConnectionOptions;
@@ -27,7 +28,6 @@ import dev.gauntlet.tpcc.figures.ServerNewOrders;
 import dev.gauntlet.tpcc.figures.TpccFigures;
 import dev.gauntlet.tpcc.schema.Growth;
 import dev.gauntlet.tpcc.schema.LoadRecord;
-import dev.gauntlet.tpcc.schema.Schema;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
 import dev.gauntlet.tpcc.workload.Dialect;
 import dev.gauntlet.tpcc.workload.Isolation;
@@ -101,12 +101,13 @@ public final class RunCommand implements Callable<Integer> {
                     "statements,procedures: both, as an experiment with a comparison (with --repeat N, alternating)."})
     List<String> modeArgs = new ArrayList<>();
 
-    @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet. With --worker, "
-            + "worker 0 loads and the others wait for its load.")
+    @Option(names = "--init", description = "Load --warehouses first if they are not loaded yet (a partial load, "
+            + "one that was interrupted, is refused: init --resume finishes it). With --worker, worker 0 loads and the "
+            + "others wait for its load.")
     boolean init;
 
     @Option(names = "--load-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "1h",
-            description = "With --worker: how long a worker waits for the load to be recorded as finished "
+            description = "With --worker: how long a worker waits for the load to be recorded as complete "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration loadTimeout;
 
@@ -278,23 +279,42 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * One driver process of several waits for the load another makes (worker 0 with {@code --init}, or an init
-     * Job): until {@code warehouses} are recorded as loaded and the keys and indexes are built, or
-     * {@code --load-timeout} passes.
+     * Job): until it is complete (every planned part, keys, indexes and statistics) with at least {@code warehouses},
+     * or {@code --load-timeout} passes, when a partial load there is named in the line that gives up.
      */
     private void awaitLoad(Database db, int warehouses, WorkerShare share) {
-        Rendezvous.until(db.settings(), c -> Schema.indexed(c) && LoadRecord.read(c).warehouses() >= warehouses,
-                loadTimeout, "worker " + share + ": waiting for the load of " + warehouses + " warehouse(s) by worker 0 "
-                        + "with --init or by an init job (--load-timeout " + DurationConverter.format(loadTimeout) + ")",
-                System.out);
+        String waiting = "worker " + share + ": waiting for the load of " + warehouses + " warehouse(s) by worker 0 "
+                + "with --init or by an init job (--load-timeout " + DurationConverter.format(loadTimeout) + ")";
+        try {
+            Rendezvous.until(db.settings(), c -> {
+                LoadRecord r = LoadRecord.find(c);
+                return r != null && r.complete() && r.warehouses() >= warehouses;
+            }, loadTimeout, waiting, System.out);
+        } catch (DatabaseUnavailableException timedOut) {
+            try (Connection c = db.settings().connectForAdmin()) {
+                PartialLoad.refuse(c, LoadRecord.find(c), db.settings().url());
+            } catch (BadInputException partial) {
+                throw new BadInputException(timedOut.getMessage() + ": " + partial.getMessage(), timedOut);
+            } catch (SQLException unreadable) {
+                timedOut.addSuppressed(unreadable);
+            }
+            throw timedOut;
+        }
     }
 
+    /**
+     * The load record; refuses, in one line, a database without the TPC-C tables and a partial load (interrupted or
+     * still under way).
+     */
     private static LoadRecord loadRecord(Database db) {
         try (Connection c = db.settings().connectForAdmin()) {
-            if (!Schema.exists(c)) {
+            LoadRecord load = LoadRecord.find(c);
+            if (load == null) {
                 throw new BadInputException("no TPC-C schema at " + Redaction.url(db.settings().url())
                         + "; run init first");
             }
-            return LoadRecord.read(c);
+            PartialLoad.refuse(c, load, db.settings().url());
+            return load;
         } catch (SQLException e) {
             throw new RunFailedException("cannot read the TPC-C load record: " + SqlStates.message(e), e);
         }

@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The TPC-C tables as the generic {@code check} and {@code drop} see them. {@code init} and {@code run} are TPC-C's
- * own commands ({@link InitCommand}: a resumable load in parallel; {@link RunCommand}).
+ * own commands ({@link InitCommand}: a resumable load in parallel; {@link RunCommand}). Like {@code run}, {@code check}
+ * refuses a partial load in one line ({@link PartialLoad}).
  */
 final class TpccTables implements SqlTables<LoadRecord> {
 
@@ -78,17 +79,24 @@ final class TpccTables implements SqlTables<LoadRecord> {
         return check;
     }
 
+    /**
+     * The complete load, or null where there are no tables or nothing was loaded; a partial load (interrupted, or still
+     * under way) is refused here in one line, before {@code check} says anything: its data cannot be judged.
+     */
     @Override
     public LoadRecord loaded(Connection c) throws SQLException {
-        return Schema.exists(c) ? LoadRecord.read(c) : null;
+        LoadRecord load = LoadRecord.find(c);
+        if (load == null || load.empty()) {
+            return null;
+        }
+        PartialLoad.refuse(c, load, c.getMetaData().getURL());
+        return load;
     }
 
+    /** A complete load ({@link #loaded} refuses the others): {@code 4 warehouses}. */
     @Override
     public String describe(LoadRecord loaded) {
-        int warehouses = loaded.warehouses();
-        boolean partial = !loaded.itemsLoaded() || loaded.finished().size() > warehouses + 1;
-        return warehouses + (warehouses == 1 ? " warehouse" : " warehouses")
-                + (partial ? " (a load unfinished; init finishes it)" : "");
+        return LoadRecord.warehouses(loaded.warehouses());
     }
 
     @Override

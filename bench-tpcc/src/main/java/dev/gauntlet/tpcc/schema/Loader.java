@@ -23,10 +23,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Loads warehouses 1..n: creates missing tables, loads the item table and every warehouse not yet recorded
- * as finished, in parallel (one connection per loader thread), then builds keys and indexes and refreshes
- * statistics. A warehouse that was partly loaded when a previous load died is deleted and loaded again,
- * so {@code init} can simply be rerun.
+ * Loads warehouses 1..n: creates missing tables, records the plan ({@link LoadPlan}), loads the item table and every
+ * warehouse not yet recorded as finished, in parallel (one connection per loader thread), then builds keys and indexes,
+ * refreshes statistics and marks the plan finished. A warehouse that was partly loaded when a previous load died is
+ * deleted and loaded again, so an interrupted load can be finished ({@code init --resume}) instead of started over;
+ * whether to finish one is the caller's decision.
  */
 public final class Loader {
 
@@ -40,6 +41,10 @@ public final class Loader {
     private final long seed;
     private final PrintStream out;
 
+    /** What the parallel part of a load wrote. */
+    private record Written(long rows, double seconds) {
+    }
+
     public Loader(ConnectionSettings settings, Dialect dialect, int threads, long seed, PrintStream out) {
         this.settings = settings;
         this.dialect = dialect;
@@ -48,6 +53,11 @@ public final class Loader {
         this.out = out;
     }
 
+    /**
+     * Loads whatever of warehouses 1..{@code warehouses} (or of the recorded plan, if larger) and the item table is not
+     * recorded as finished, then builds what is missing of keys, indexes and statistics. Nothing to do on a complete
+     * load of at least {@code warehouses}.
+     */
     public Outcome load(int warehouses) throws SQLException, InterruptedException {
         Schema schema = new Schema(dialect);
         LoadRecord before;
@@ -55,37 +65,57 @@ public final class Loader {
             schema.create(c);
             before = LoadRecord.read(c);
         }
+        if (before.complete() && warehouses <= before.warehouses()) {
+            out.printf(Locale.ROOT, "Warehouses 1..%d are already loaded; nothing to do.%n", warehouses);
+            return new Outcome(0, before.warehouses(), 0, 0);
+        }
+        int target = Math.max(warehouses, before.planned());
         int constant = before.lastNameConstant() != null ? before.lastNameConstant()
                 : NURandConstants.forLoad(new TpccRandom(seed)).lastName();
-        NURandConstants constants = new NURandConstants(constant, 0, 0);
         List<Integer> parts = new ArrayList<>();
         if (!before.itemsLoaded()) {
             parts.add(LoadRecord.ITEMS);
         }
-        for (int w = 1; w <= warehouses; w++) {
+        for (int w = 1; w <= target; w++) {
             if (!before.finished().contains(w)) {
                 parts.add(w);
             }
         }
-        if (parts.isEmpty()) {
-            out.printf(Locale.ROOT, "Warehouses 1..%d are already loaded; nothing to do.%n", warehouses);
-            try (Connection c = settings.connectForAdmin()) {
-                schema.createIndexes(c);
-            }
-            return new Outcome(0, before.warehouses(), 0, 0);
+        try (Connection c = settings.connectForAdmin()) {
+            LoadPlan.start(c, target, seed);
         }
+        Written written = parts.isEmpty() ? new Written(0, 0) : loadParts(parts, constant, before.itemsLoaded());
+        if (!parts.isEmpty()) {
+            out.printf(Locale.ROOT, "Loaded %,d rows in %.1f s. ", written.rows(), written.seconds());
+        }
+        out.println("Building keys and indexes...");
+        long indexStart = System.nanoTime();
+        try (Connection c = settings.connectForAdmin(); Statement s = c.createStatement()) {
+            schema.createIndexes(c);
+            for (Schema.Table t : Schema.TABLES) {
+                s.execute("ANALYZE " + t.name());
+            }
+            LoadPlan.finish(c);
+        }
+        double indexSeconds = (System.nanoTime() - indexStart) / 1e9;
+        out.printf(Locale.ROOT, "Keys, indexes and statistics in %.1f s; load total %.1f s.%n", indexSeconds,
+                written.seconds() + indexSeconds);
+        int warehousesLoaded = (int) parts.stream().filter(p -> p != LoadRecord.ITEMS).count();
+        return new Outcome(warehousesLoaded, target, written.rows(), written.seconds() + indexSeconds);
+    }
+
+    /** Loads the parts in parallel. */
+    private Written loadParts(List<Integer> parts, int constant, boolean itemsLoaded)
+            throws SQLException, InterruptedException {
         long loadingWarehouses = parts.stream().filter(p -> p != LoadRecord.ITEMS).count();
         out.printf(Locale.ROOT, "Loading %d warehouse(s)%s with %d thread(s) (%s)...%n", loadingWarehouses,
-                before.itemsLoaded() ? "" : " and the item table", Math.min(threads, parts.size()),
+                itemsLoaded ? "" : " and the item table", Math.min(threads, parts.size()),
                 dialect == Dialect.POSTGRES ? "COPY" : "multi-row INSERT");
         String now = LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS)
                 .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
-        long expected = loadingWarehouses * Population.ROWS_PER_WAREHOUSE
-                + (before.itemsLoaded() ? 0 : Scale.ITEMS);
-        double seconds;
-        long rows;
+        long expected = loadingWarehouses * Population.ROWS_PER_WAREHOUSE + (itemsLoaded ? 0 : Scale.ITEMS);
         try (LoadProgress progress = new LoadProgress(out, expected, parts.size())) {
-            Population population = new Population(constants, now, progress.rows);
+            Population population = new Population(new NURandConstants(constant, 0, 0), now, progress.rows);
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, parts.size()), r -> {
                 Thread t = new Thread(r, "gauntlet-loader");
                 t.setDaemon(true);
@@ -109,27 +139,14 @@ public final class Loader {
                         Throwable cause = e.getCause();
                         throw new SQLException("loading " + (part == LoadRecord.ITEMS ? "the item table"
                                 : "warehouse " + part) + " failed: " + SqlStates.message(cause)
-                                + "; run init again to finish the load", cause);
+                                + "; run 'init --resume' to finish the load", cause);
                     }
                 }
             } finally {
                 pool.shutdownNow();
             }
-            rows = progress.rows.sum();
-            seconds = progress.seconds();
+            return new Written(progress.rows.sum(), progress.seconds());
         }
-        out.printf(Locale.ROOT, "Loaded %,d rows in %.1f s. Building keys and indexes...%n", rows, seconds);
-        long indexStart = System.nanoTime();
-        try (Connection c = settings.connectForAdmin(); Statement s = c.createStatement()) {
-            schema.createIndexes(c);
-            for (Schema.Table t : Schema.TABLES) {
-                s.execute("ANALYZE " + t.name());
-            }
-        }
-        double indexSeconds = (System.nanoTime() - indexStart) / 1e9;
-        out.printf(Locale.ROOT, "Keys, indexes and statistics in %.1f s; load total %.1f s.%n", indexSeconds,
-                seconds + indexSeconds);
-        return new Outcome((int) loadingWarehouses, warehouses, rows, seconds + indexSeconds);
     }
 
     private void loadPart(int part, Population population, int constant) throws SQLException {
@@ -137,7 +154,7 @@ public final class Loader {
             c.setAutoCommit(true);
             if (dialect == Dialect.POSTGRES) {
                 try (Statement s = c.createStatement()) {
-                    // Loss on a crash only costs a rerun of init: the finished mark is written last.
+                    // Loss on a crash only costs init --resume: the finished mark is written last.
                     s.execute("SET synchronous_commit = off");
                 }
             }

@@ -11,8 +11,9 @@ import java.util.List;
 /**
  * The nine tables with the specification's keys and the usual secondary indexes, named as cockroach
  * {@code workload tpcc} names them (so a database it loaded can be run and checked here, and the other way
- * round), plus {@code tpcc_load}, which records finished warehouses so a rerun of {@code init} finishes a
- * partial load instead of starting over.
+ * round), plus {@code tpcc_load}, which records finished warehouses, and {@code tpcc_load_plan}, which records what
+ * a load set out to do and whether it got to the end ({@link LoadPlan}): a partial load is refused by {@code run} and
+ * {@code check}, and {@code init --resume} finishes it instead of starting over.
  *
  * <p>On PostgreSQL the tables are created bare and keys and indexes are built after the bulk load, which
  * is several times faster than maintaining them row by row; CockroachDB needs its primary keys up front.
@@ -121,14 +122,34 @@ public final class Schema {
         }
     }
 
-    /** Creates whatever tables are missing (keys up front only where the dialect needs them). */
+    /**
+     * Creates whatever tables are missing (keys up front only where the dialect needs them). A plan without its load
+     * record (left by a {@code drop} from before plans were recorded) is stale and goes.
+     */
     public void create(Connection c) throws SQLException {
+        boolean recorded = tableExists(c, LOAD_TABLE);
         try (Statement s = c.createStatement()) {
             for (Table t : TABLES) {
                 s.execute("CREATE TABLE IF NOT EXISTS " + t.name() + " (" + columns(t) + ")");
             }
+            if (!recorded) {
+                s.execute("DROP TABLE IF EXISTS " + LoadPlan.TABLE);
+            }
             s.execute("CREATE TABLE IF NOT EXISTS " + LOAD_TABLE + " (w_id int PRIMARY KEY, "
                     + "c_last_constant int NOT NULL, finished_at timestamptz NOT NULL DEFAULT now())");
+            s.execute("CREATE TABLE IF NOT EXISTS " + LoadPlan.TABLE + " (" + LoadPlan.COLUMNS + ")");
+        }
+    }
+
+    /** True when {@code table} (unquoted) exists in the current schema. */
+    static boolean tableExists(Connection c, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM information_schema.tables "
+                + "WHERE table_schema = current_schema() AND table_name = ?")) {
+            s.setString(1, table);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
         }
     }
 
@@ -169,13 +190,14 @@ public final class Schema {
         }
     }
 
-    /** Drops the nine tables and the load record. */
+    /** Drops the nine tables, the load record and the load plan. */
     public static void drop(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (Table t : TABLES) {
                 s.execute("DROP TABLE IF EXISTS " + t.name());
             }
             s.execute("DROP TABLE IF EXISTS " + LOAD_TABLE);
+            s.execute("DROP TABLE IF EXISTS " + LoadPlan.TABLE);
         }
     }
 }
