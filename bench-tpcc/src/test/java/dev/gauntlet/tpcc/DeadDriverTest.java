@@ -116,6 +116,49 @@ class DeadDriverTest {
     }
 
     @Test
+    void aRunWhoseOneDriverDiedMergesTheOthersAndItsRecoveredPart(TestDatabase server, @TempDir Path tmp)
+            throws Exception {
+        TestDatabase db = server.freshDatabase("tpcc_dead_worker");
+        assertEquals(0, TpccCommandTest.tpcc(db, "init", "--warehouses", "2", "--seed", "5").code());
+        String at = java.time.Instant.now().plusSeconds(8).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
+        Path alive = tmp.resolve("worker-0");
+        Path dead = tmp.resolve("worker-1");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), TpccCommand.class.getName()));
+        command.addAll(List.of(TpccCommandTest.arguments(db, "run", "--worker", "1/2", "--start-at", at,
+                "--duration", "5m", "--prime", "1s", "--clients", "4", "--report-every", "1s", "--out",
+                dead.toString())));
+        Path log = tmp.resolve("child.log");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            TpccCommandTest.Outcome survivor = TpccCommandTest.tpcc(db, "run", "--worker", "0/2", "--start-at", at,
+                    "--duration", "20s", "--prime", "1s", "--clients", "4", "--report-every", "1s", "--out",
+                    alive.toString());
+            assertEquals(0, survivor.code(), survivor.err());
+        } finally {
+            child.destroyForcibly();
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        }
+        assertEquals(0, tpcc("report", "recover", dead.toString()).code());
+        Path merged = tmp.resolve("merged");
+        TpccCommandTest.Outcome merge = tpcc("report", "merge", alive.toString(), dead.toString(), "--out",
+                merged.toString());
+        assertEquals(0, merge.code(), merge.err());
+        RunResult m = ResultFile.read(merged);
+        assertTrue(String.valueOf(m.parameters().get(RecoveredRun.INCOMPLETE)).startsWith("1 of 2 input(s) is the "
+                + "recovered part of a driver that died (1/2: recovered after the driver died"), m.parameters()
+                .toString());
+        long both = ResultFile.read(alive).operations().stream().filter(o -> o.name().equals(NewOrder.NAME))
+                .mapToLong(OperationResult::count).sum()
+                + ResultFile.read(dead).operations().stream().filter(o -> o.name().equals(NewOrder.NAME))
+                .mapToLong(OperationResult::count).sum();
+        assertEquals(both, m.operations().stream().filter(o -> o.name().equals(NewOrder.NAME))
+                .mapToLong(OperationResult::count).sum());
+        assertTrue(Files.readString(merged.resolve("report.md")).contains("**Incomplete:** 1 of 2 input(s)"));
+    }
+
+    @Test
     void checkLedgerRefusesADirectoryWithoutOneInOneLine(TestDatabase server, @TempDir Path tmp) {
         TestDatabase db = server.freshDatabase("tpcc_no_ledger");
         assertEquals(0, TpccCommandTest.tpcc(db, "init", "--warehouses", "1", "--seed", "5").code());

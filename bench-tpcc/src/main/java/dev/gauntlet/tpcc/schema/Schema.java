@@ -165,6 +165,12 @@ public final class Schema {
 
     /** Builds missing primary keys and secondary indexes (PostgreSQL builds them after the bulk load). */
     public void createIndexes(Connection c) throws SQLException {
+        createKeys(c);
+        createSecondaryIndexes(c);
+    }
+
+    /** The primary keys a load leaves out while it copies (PostgreSQL; other dialects create them with the tables). */
+    public void createKeys(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             if (dialect == Dialect.POSTGRES) {
                 for (Table t : TABLES) {
@@ -173,6 +179,12 @@ public final class Schema {
                     }
                 }
             }
+        }
+    }
+
+    /** The secondary indexes the transactions need. */
+    public void createSecondaryIndexes(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
             for (Index i : INDEXES) {
                 s.execute("CREATE INDEX IF NOT EXISTS " + i.name() + " ON " + i.table() + " (" + i.columns() + ")");
             }
