@@ -4,9 +4,11 @@ import dev.gauntlet.core.result.Check;
 import dev.gauntlet.queue.checks.TableChecks;
 import dev.gauntlet.queue.schema.LogSchema;
 import dev.gauntlet.queue.schema.QueueSchema;
+import dev.gauntlet.queue.workqueue.AckMode;
 import dev.gauntlet.sql.check.CheckScope;
 import dev.gauntlet.sql.check.SqlChecks;
 import dev.gauntlet.sql.cli.SqlSchema;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -18,8 +20,20 @@ import java.util.List;
  */
 final class QueueTables implements SqlSchema<QueueTables.Found> {
 
-    /** What is there: a log of {@code partitions} partitions (0: none), a queue, and its archive. */
-    record Found(int partitions, boolean queue, boolean archive) {
+    /**
+     * What is there: a log of {@code partitions} partitions (0: none), and a queue acknowledged by {@code ack} (null:
+     * none).
+     */
+    record Found(int partitions, AckMode ack) {
+
+        boolean queue() {
+            return ack != null;
+        }
+
+        /** Whether the queue has its archive ({@code --ack archive}). */
+        boolean archive() {
+            return ack == AckMode.ARCHIVE;
+        }
     }
 
     private final ModeOptions layout = new ModeOptions();
@@ -45,7 +59,14 @@ final class QueueTables implements SqlSchema<QueueTables.Found> {
             case "check" -> "Checks the tables a run left: the log gapless from its retained start to each tip and "
                     + "every committed offset within it; a queue holding no message twice (nor queued and archived "
                     + "at once).%n"
-                    + "A run verifies more (none lost, none delivered twice) from the ledger it keeps while it runs.";
+                    + "A run verifies more (none lost, none delivered twice) from the ledger it keeps while it runs; "
+                    + "--ledger DIR verifies that again from the ledger the run left in DIR, against the tables as "
+                    + "they are now (a driver that died: 'report recover DIR' first; its clients' last commits, in "
+                    + "the tables and not the ledger, are settled against the tables, and with --ack delete the "
+                    + "acknowledgements it had in flight leave no trace: a few messages gone with them are neither "
+                    + "proven nor refuted). One process's DIR of a run split with --worker: pub/sub checks that "
+                    + "process's partitions; a work queue is refused, its readers having taken every process's "
+                    + "messages (worker 0 verified delivery over every ledger).";
             case "drop" -> "Drops the log's tables, the consumer offsets, and the queue's tables.";
             default -> SqlSchema.super.description(command);
         };
@@ -60,7 +81,9 @@ final class QueueTables implements SqlSchema<QueueTables.Found> {
                     "bench-queue init --drop --partitions 8 --consumer-groups 2 --url jdbc:postgresql://host:5432/db "
                             + "--user bench");
             case "check" -> List.of("bench-queue check     # the tables the last run on the embedded PostgreSQL left",
-                    "bench-queue check --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it");
+                    "bench-queue check --url jdbc:postgresql://host:5432/db --user bench --password   # prompts for it",
+                    "bench-queue report recover results/queue-20261123-183750-e7315e   # a run whose driver died",
+                    "bench-queue check --ledger results/queue-20261123-183750-e7315e   # delivery, from its ledgers");
             default -> List.of("bench-queue " + command,
                     "bench-queue " + command + " --url jdbc:postgresql://host:5432/db --user bench");
         };
@@ -74,11 +97,8 @@ final class QueueTables implements SqlSchema<QueueTables.Found> {
     @Override
     public Found loaded(Connection c) throws SQLException {
         int partitions = LogSchema.partitions(c);
-        boolean queue = QueueSchema.exists(c);
-        if (partitions == 0 && !queue) {
-            return null;
-        }
-        return new Found(partitions, queue, QueueSchema.archived(c));
+        AckMode ack = QueueSchema.ackMode(c);
+        return partitions == 0 && ack == null ? null : new Found(partitions, ack);
     }
 
     @Override
@@ -116,5 +136,11 @@ final class QueueTables implements SqlSchema<QueueTables.Found> {
             all.addAll(SqlChecks.run(c, TableChecks.queue(found.archive()), CheckScope.all()));
         }
         return all;
+    }
+
+    /** The delivery checks of the run whose ledger is in {@code dir} ({@link RunLedgers}). */
+    @Override
+    public List<Check> ledgerChecks(Connection c, Found found, Path dir) throws SQLException {
+        return RunLedgers.checks(c, found, dir);
     }
 }

@@ -8,6 +8,7 @@ import dev.gauntlet.sql.cli.SqlSchema;
 import dev.gauntlet.trainevents.checks.EventChecks;
 import dev.gauntlet.trainevents.schema.EventTables;
 import dev.gauntlet.trainevents.workload.Variant;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -55,7 +56,10 @@ final class TrainEventTables implements SqlSchema<Variant> {
                     + "events match, only terminal events archived, each payload's lifecycle equals its status, and "
                     + "the flat columns equal the payload's values.%n"
                     + "A run checks more (no event lost, none unexpected, no process or archive it heard commit undone) "
-                    + "from the ledger it keeps while it runs.";
+                    + "from the ledger it keeps while it runs; --ledger DIR checks that again from the ledger the run "
+                    + "left in DIR, against the tables as they are now (a driver that died: 'report recover DIR' "
+                    + "first). Where that ledger cannot hold all the run's adds (one process's of a run split with "
+                    + "--worker, a driver's that died), 'no event the driver did not add' is skipped, saying why.";
             case "drop" -> "Drops train_events, train_event_status and train_events_archive.";
             default -> SqlSchema.super.description(command);
         };
@@ -68,7 +72,9 @@ final class TrainEventTables implements SqlSchema<Variant> {
                     "bench-trainevents init --drop --variant jsonb --url jdbc:postgresql://db:5432/rail --user bench");
             case "check" -> List.of(
                     "bench-trainevents check     # the tables the last run on the embedded PostgreSQL left",
-                    "bench-trainevents check --url jdbc:postgresql://db:5432/rail --user bench --password");
+                    "bench-trainevents check --url jdbc:postgresql://db:5432/rail --user bench --password",
+                    "bench-trainevents report recover results/trainevents-20261123-183750-e7315e   # its driver died",
+                    "bench-trainevents check --ledger results/trainevents-20261123-183750-e7315e   # none lost");
             default -> List.of("bench-trainevents " + command,
                     "bench-trainevents " + command + " --url jdbc:postgresql://db:5432/rail --user bench");
         };
@@ -113,6 +119,12 @@ final class TrainEventTables implements SqlSchema<Variant> {
     @Override
     public List<Check> checks(Connection c, Variant v) throws SQLException {
         return SqlChecks.run(c, EventChecks.tables(v), CheckScope.all());
+    }
+
+    /** The event checks of the run whose ledger is in {@code dir} ({@link RunLedger}). */
+    @Override
+    public List<Check> ledgerChecks(Connection c, Variant v, Path dir) throws SQLException {
+        return RunLedger.checks(c, v, dir);
     }
 
     @Override

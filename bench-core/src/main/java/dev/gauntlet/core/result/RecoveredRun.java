@@ -38,6 +38,26 @@ public final class RecoveredRun {
         return Files.isRegularFile(dir.resolve(STARTED)) && !Files.isRegularFile(dir.resolve(ResultFile.NAME));
     }
 
+    /** Whether the run in {@code dir} ended with its driver dead: started and never wrote a result, or recovered. */
+    public static boolean driverDied(Path dir) {
+        return applies(dir) || DRIVER_DIED.equals(recordedParameters(dir).get("stopReason"));
+    }
+
+    /**
+     * The parameters the run in {@code dir} recorded: its result's, or, for a driver that died and was not recovered,
+     * what it wrote as it started; none when it left neither.
+     *
+     * @throws ResultFormatException when the file is there and is not a result
+     */
+    public static Map<String, Object> recordedParameters(Path dir) {
+        Path file = dir.resolve(Files.isRegularFile(dir.resolve(ResultFile.NAME)) ? ResultFile.NAME : STARTED);
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        Map<String, Object> parameters = ResultFile.read(file).parameters();
+        return parameters == null ? Map.of() : parameters;
+    }
+
     /**
      * The result of the dead run in {@code dir}.
      *

@@ -163,7 +163,17 @@ public final class WriterLedger implements AutoCloseable {
      * go through, and the next), only the last counts; so does the log over a run whose messages it still holds.
      */
     public Tally tally(Connection c, WorkerShare.Range partitions) throws SQLException {
-        return WrittenBatches.tally(c, this, partitions);
+        return tally(c, partitions, 0, 0);
+    }
+
+    /**
+     * The tally of {@link #tally(Connection, WorkerShare.Range)}, of the ledger of a driver that died with up to
+     * {@code inFlight} batches of at most {@code batchSize} messages sent and never heard back: batches the log holds
+     * under sequences the ledger never recorded, no more of them than that, count as uncertain batches that landed
+     * rather than as messages no writer wrote.
+     */
+    public Tally tally(Connection c, WorkerShare.Range partitions, int inFlight, int batchSize) throws SQLException {
+        return WrittenBatches.tally(c, this, partitions, inFlight, batchSize);
     }
 
     /** Each batch as a row {@code seq, state, partition, first, count} of COPY's text format, read from the file. */

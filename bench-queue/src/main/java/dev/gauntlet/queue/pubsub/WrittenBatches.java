@@ -19,7 +19,8 @@ import java.util.Locale;
  * A run whose messages a later run or the log saw again did not take effect (its commit did not land, and the next run
  * deleted them again): it counts only if every later one starts at or past its end. Each batch seen is checked
  * against the batch its sequence names: the same partition, within its offsets. What is not is foreign; what is adds
- * to its batch's count, which must come to the batch's size.
+ * to its batch's count, which must come to the batch's size. Of a driver that died, batches under sequences its
+ * ledger never recorded, no more than its writers had in flight, were written by commits it never heard back.
  */
 final class WrittenBatches {
 
@@ -33,8 +34,9 @@ final class WrittenBatches {
     private WrittenBatches() {
     }
 
-    static WriterLedger.Tally tally(Connection c, WriterLedger ledger, WorkerShare.Range partitions)
-            throws SQLException {
+    /** @param inFlight batches a driver that died may have written unheard, of at most {@code batchSize} messages */
+    static WriterLedger.Tally tally(Connection c, WriterLedger ledger, WorkerShare.Range partitions, int inFlight,
+                                    int batchSize) throws SQLException {
         try (Statement s = c.createStatement()) {
             drop(s);
             s.execute("CREATE TEMPORARY TABLE " + BATCHES + " (seq bigint, state smallint, part int, first bigint, "
@@ -53,7 +55,7 @@ final class WrittenBatches {
                     + " WHERE ok GROUP BY seq) f USING (seq)");
             s.execute("ANALYZE " + FOUND);
             try {
-                return tally(s);
+                return tally(s, unheard(s, inFlight, batchSize));
             } finally {
                 drop(s);
             }
@@ -79,15 +81,33 @@ final class WrittenBatches {
                 + "ORDER BY sweep ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS later FROM runs) r "
                 + "WHERE later IS NULL OR high <= later) "
                 + "SELECT e.part, e.sweep, e.seq, e.lowest, e.highest, e.messages, coalesce(b.part = e.part "
-                + "AND e.lowest >= b.first AND e.highest < b.first + b.n, false) AS ok "
+                + "AND e.lowest >= b.first AND e.highest < b.first + b.n, false) AS ok, b.seq IS NOT NULL AS known "
                 + "FROM every e JOIN kept USING (part, sweep) LEFT JOIN " + BATCHES + " b ON b.seq = e.seq";
     }
 
-    private static WriterLedger.Tally tally(Statement s) throws SQLException {
+    /**
+     * {batches, messages} seen under sequences the ledger never recorded, when they are no more than a driver that
+     * died had in flight ({@code inFlight} batches of at most {@code batchSize}): written by commits it never heard
+     * back. {0, 0} otherwise: then they are messages no writer wrote.
+     */
+    private static long[] unheard(Statement s, int inFlight, int batchSize) throws SQLException {
+        if (inFlight == 0) {
+            return new long[] {0, 0};
+        }
+        try (ResultSet rs = s.executeQuery("SELECT count(*), coalesce(sum(m), 0), coalesce(max(m), 0) FROM "
+                + "(SELECT seq, sum(messages) AS m FROM " + SEEN + " WHERE NOT known GROUP BY seq) u")) {
+            rs.next();
+            return rs.getLong(1) <= inFlight && rs.getLong(3) <= batchSize
+                    ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
+        }
+    }
+
+    /** @param unheard {batches, messages} written by commits in flight when the driver died ({@link #unheard}) */
+    private static WriterLedger.Tally tally(Statement s, long[] unheard) throws SQLException {
         long foreign;
         String firstForeign = null;
         try (ResultSet rs = s.executeQuery("SELECT part, lowest, highest, seq, sum(messages) OVER () FROM " + SEEN
-                + " WHERE NOT ok ORDER BY part, sweep, lowest LIMIT 1")) {
+                + " WHERE NOT ok" + (unheard[0] > 0 ? " AND known" : "") + " ORDER BY part, sweep, lowest LIMIT 1")) {
             foreign = rs.next() ? rs.getLong(5) : 0;
             if (foreign > 0) {
                 firstForeign = String.format(Locale.ROOT, "partition %d offsets %d-%d (producer seq %d)",
@@ -121,7 +141,8 @@ final class WrittenBatches {
                 + "count(*) FILTER (WHERE " + uncertain + " AND found > 0) FROM " + FOUND)) {
             rs.next();
             return new WriterLedger.Tally(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), named,
-                    foreign + rs.getLong(5), firstForeign, rs.getLong(6), rs.getLong(7), rs.getLong(8));
+                    foreign + rs.getLong(5), firstForeign, rs.getLong(6) + unheard[0], rs.getLong(7) + unheard[1],
+                    rs.getLong(8) + unheard[0]);
         }
     }
 

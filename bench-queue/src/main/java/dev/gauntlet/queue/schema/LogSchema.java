@@ -82,6 +82,15 @@ public final class LogSchema {
         }
     }
 
+    /** How many consumer groups the log has offsets of. */
+    public static int groups(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT count(DISTINCT grp) FROM consumer_offsets")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     public static void drop(Connection c) throws SQLException {
         int partitions = partitions(c);
         try (Statement s = c.createStatement()) {

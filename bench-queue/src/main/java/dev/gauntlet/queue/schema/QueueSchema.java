@@ -55,9 +55,18 @@ public final class QueueSchema {
         return Catalog.hasTable(c, "queue_messages");
     }
 
-    /** Whether the queue has its archive ({@code --ack archive}). */
-    public static boolean archived(Connection c) throws SQLException {
-        return Catalog.hasTable(c, "queue_archive");
+    /**
+     * How the queue there acknowledges, read from its tables: {@code queue_archive} for archive, the partial index of
+     * the unacknowledged ids for flag, neither for delete; null when there is no queue.
+     */
+    public static AckMode ackMode(Connection c) throws SQLException {
+        if (!exists(c)) {
+            return null;
+        }
+        if (Catalog.hasTable(c, "queue_archive")) {
+            return AckMode.ARCHIVE;
+        }
+        return Catalog.hasTable(c, "queue_messages_unacked") ? AckMode.FLAG : AckMode.DELETE;
     }
 
     /** The messages not yet acknowledged, as {@code queue}. */

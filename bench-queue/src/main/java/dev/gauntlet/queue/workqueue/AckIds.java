@@ -73,13 +73,45 @@ public final class AckIds implements AutoCloseable {
      * @return how many took effect
      */
     public long settleAcks(AckMode mode) throws SQLException {
-        String tookEffect = switch (mode) {
+        return update("UPDATE " + IDS + " i SET " + ACKED + " = 1 WHERE i.maybe_acks > 0 AND i." + ACKED + " = 0 AND "
+                + acknowledged(mode));
+    }
+
+    /** Where the queue shows message {@code i.id} acknowledged, as {@code mode} leaves it. */
+    private static String acknowledged(AckMode mode) {
+        return switch (mode) {
             case DELETE -> "NOT EXISTS (SELECT 1 FROM queue_messages q WHERE q.id = i.id)";
             case ARCHIVE -> "EXISTS (SELECT 1 FROM queue_archive a WHERE a.id = i.id)";
             case FLAG -> "EXISTS (SELECT 1 FROM queue_messages q WHERE q.id = i.id AND q.acked_at IS NOT NULL)";
         };
-        return update("UPDATE " + IDS + " i SET " + ACKED + " = 1 WHERE i.maybe_acks > 0 AND i." + ACKED + " = 0 AND "
-                + tookEffect);
+    }
+
+    /**
+     * The commits a driver that died had in flight, sent and never heard back, so in no record of its ledger: settled
+     * against the queue, each kind only when there are no more than its clients could have had in flight. An id
+     * produced and never heard acknowledged that the queue shows acknowledged (archived, or flagged: {@code --ack
+     * delete} leaves no trace to tell by) was acknowledged by a commit in flight; an id acknowledged and never heard
+     * produced was produced by one, as a reader can only claim a message that was there. After {@link #settleAcks}
+     * and {@link #settleWrites}.
+     *
+     * @param readMessages  the most ids the readers' commits in flight may have acknowledged
+     * @param writeMessages the most ids the writers' commits in flight may have produced
+     * @return {acknowledgements settled, inserts settled}
+     */
+    public long[] settleInFlight(AckMode mode, long readMessages, long writeMessages) throws SQLException {
+        long acks = 0;
+        if (mode != AckMode.DELETE) {
+            String unheard = "i." + PRODUCED + " > 0 AND i." + ACKED + " = 0 AND " + acknowledged(mode);
+            if (count("SELECT count(*), 0 FROM " + IDS + " i WHERE " + unheard)[0] <= readMessages) {
+                acks = update("UPDATE " + IDS + " i SET " + ACKED + " = 1 WHERE " + unheard);
+            }
+        }
+        String unheard = "i." + ACKED + " > 0 AND i." + PRODUCED + " = 0";
+        long writes = 0;
+        if (count("SELECT count(*), 0 FROM " + IDS + " i WHERE " + unheard)[0] <= writeMessages) {
+            writes = update("UPDATE " + IDS + " i SET " + PRODUCED + " = 1 WHERE " + unheard);
+        }
+        return new long[] {acks, writes};
     }
 
     /**
@@ -135,6 +167,15 @@ public final class AckIds implements AutoCloseable {
     public long[] ackedIn(String table, String filter) throws SQLException {
         return count("SELECT count(*), coalesce(min(i.id), -1) FROM " + IDS + " i WHERE i." + ACKED + " > 0 AND "
                 + "EXISTS (SELECT 1 FROM " + table + " q WHERE q.id = i.id" + filter + ")");
+    }
+
+    /**
+     * {how many ids acknowledged have no row in {@code table} matching {@code filter} (on {@code q}, or ""), the
+     * lowest of them or -1}.
+     */
+    public long[] ackedNotIn(String table, String filter) throws SQLException {
+        return count("SELECT count(*), coalesce(min(i.id), -1) FROM " + IDS + " i WHERE i." + ACKED + " > 0 AND "
+                + "NOT EXISTS (SELECT 1 FROM " + table + " q WHERE q.id = i.id" + filter + ")");
     }
 
     private long[] count(String sql) throws SQLException {

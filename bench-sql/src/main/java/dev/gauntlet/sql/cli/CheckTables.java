@@ -60,7 +60,12 @@ final class CheckTables<L> implements Callable<Integer> {
                 }
                 System.out.println("Checking the ledger in " + ledger + " against " + definition.describe(loaded)
                         + "...");
-                List<Check> checks = definition.ledgerChecks(c, loaded, ledger);
+                List<Check> checks;
+                try {
+                    checks = definition.ledgerChecks(c, loaded, ledger);
+                } catch (ResultFormatException e) {
+                    throw new BadInputException(e.getMessage(), e);
+                }
                 if (checks == null) {
                     throw new BadInputException("--ledger: " + definition.name() + " keeps no ledger to check");
                 }
