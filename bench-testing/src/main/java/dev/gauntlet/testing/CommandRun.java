@@ -20,11 +20,7 @@ public record CommandRun(int code, String out, String err) {
 
     /** Runs {@code command args} of the root command {@code root} (a fresh instance) against {@code db}. */
     public static CommandRun of(Object root, TestDatabase db, String command, String... args) {
-        List<String> all = new ArrayList<>(List.of(command, "--url", db.jdbcUrl(), "--user", db.user()));
-        if (db.password() != null) {
-            all.add("--password=" + db.password());
-        }
-        all.addAll(List.of(args));
+        List<String> all = arguments(db, command, args);
         StringWriter err = new StringWriter();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = System.out;
@@ -37,5 +33,15 @@ public record CommandRun(int code, String out, String err) {
         } finally {
             System.setOut(console);
         }
+    }
+
+    /** {@code command --url ... --user ... [--password=...] args}: the command line against {@code db}. */
+    public static List<String> arguments(TestDatabase db, String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command, "--url", db.jdbcUrl(), "--user", db.user()));
+        if (db.password() != null) {
+            all.add("--password=" + db.password());
+        }
+        all.addAll(List.of(args));
+        return all;
     }
 }

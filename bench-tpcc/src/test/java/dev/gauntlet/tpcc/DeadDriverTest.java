@@ -12,6 +12,7 @@ import dev.gauntlet.core.result.RecoveredRun;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.TimelineFile;
+import dev.gauntlet.testing.ChildJvm;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.tpcc.workload.CommittedOrders;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,12 +42,10 @@ class DeadDriverTest {
         TestDatabase db = server.freshDatabase("tpcc_dead_driver");
         assertEquals(0, TpccCommandTest.tpcc(db, "init", "--warehouses", "2", "--seed", "5").code());
         Path dir = tmp.resolve("killed");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), TpccCommand.class.getName()));
-        command.addAll(List.of(TpccCommandTest.arguments(db, "run", "--duration", "5m", "--prime", "1s", "--warmup", "2s", "--clients",
-                "4", "--report-every", "1s", "--out", dir.toString())));
         Path log = tmp.resolve("child.log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process child = ChildJvm.start(ChildJvm.command(TpccCommand.class, List.of("-Xmx256m"), db, "run",
+                "--duration", "5m", "--prime", "1s", "--warmup", "2s", "--clients", "4", "--report-every", "1s",
+                "--out", dir.toString()), log);
         long readable;
         try {
             // Read while it is written: every closed interval is on disk as it closes.
@@ -124,13 +122,10 @@ class DeadDriverTest {
                 .toString();
         Path alive = tmp.resolve("worker-0");
         Path dead = tmp.resolve("worker-1");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), TpccCommand.class.getName()));
-        command.addAll(List.of(TpccCommandTest.arguments(db, "run", "--worker", "1/2", "--start-at", at,
-                "--duration", "5m", "--prime", "1s", "--clients", "4", "--report-every", "1s", "--out",
-                dead.toString())));
         Path log = tmp.resolve("child.log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process child = ChildJvm.start(ChildJvm.command(TpccCommand.class, List.of("-Xmx256m"), db, "run", "--worker",
+                "1/2", "--start-at", at, "--duration", "5m", "--prime", "1s", "--clients", "4", "--report-every",
+                "1s", "--out", dead.toString()), log);
         try {
             TpccCommandTest.Outcome survivor = TpccCommandTest.tpcc(db, "run", "--worker", "0/2", "--start-at", at,
                     "--duration", "20s", "--prime", "1s", "--clients", "4", "--report-every", "1s", "--out",

@@ -3,6 +3,7 @@ package dev.gauntlet.tpcc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.testing.ChildJvm;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
 import java.nio.file.Files;
@@ -25,13 +26,11 @@ class FileDescriptorLimitTest {
     void clientsBeyondTheOpenFilesLimitAreRefusedInOneLine(TestDatabase server, @TempDir Path tmp) throws Exception {
         TestDatabase db = server.freshDatabase("tpcc_fd_limit");
         assertEquals(0, TpccCommandTest.tpcc(db, "init", "--warehouses", "1", "--seed", "5").code());
-        List<String> command = new ArrayList<>(List.of("sh", "-c", "ulimit -n 400 && exec \"$@\"", "sh",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), TpccCommand.class.getName()));
-        command.addAll(List.of(TpccCommandTest.arguments(db, "run", "--clients", "1000", "--duration", "5s",
-                "--no-check", "--out", tmp.resolve("run").toString())));
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "ulimit -n 400 && exec \"$@\"", "sh"));
+        command.addAll(ChildJvm.command(TpccCommand.class, List.of(), db, "run", "--clients", "1000", "--duration",
+                "5s", "--no-check", "--out", tmp.resolve("run").toString()));
         Path log = tmp.resolve("child.log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process child = ChildJvm.start(command, log);
         assertTrue(child.waitFor(2, TimeUnit.MINUTES), "the child did not end");
         String output = Files.readString(log);
         assertEquals(2, child.exitValue(), output);

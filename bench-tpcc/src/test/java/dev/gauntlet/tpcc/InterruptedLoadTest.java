@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.testing.ChildJvm;
 import dev.gauntlet.testing.CommandRun;
 import dev.gauntlet.testing.PostgresExtension;
 import dev.gauntlet.testing.TestDatabase;
@@ -164,10 +165,7 @@ class InterruptedLoadTest {
 
     /** {@code bench-tpcc command args} against {@code db} in a JVM of its own, its console into {@code log}. */
     private static Process child(TestDatabase db, Path log, String command, String... args) throws Exception {
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), TpccCommand.class.getName()));
-        line.addAll(List.of(TpccCommandTest.arguments(db, command, args)));
-        return new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return ChildJvm.start(ChildJvm.command(TpccCommand.class, List.of(), db, command, args), log);
     }
 
     private static void awaitFinishedWarehouses(TestDatabase db, int n, Process init, Path log) throws Exception {

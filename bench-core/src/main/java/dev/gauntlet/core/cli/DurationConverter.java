@@ -1,7 +1,7 @@
 package dev.gauntlet.core.cli;
 
 import java.time.Duration;
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

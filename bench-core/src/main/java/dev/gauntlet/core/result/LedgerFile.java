@@ -24,7 +24,6 @@ public final class LedgerFile implements AutoCloseable {
     private final Path file;
     private final int recordBytes;
     private final FileChannel channel;
-    private long records;
 
     private LedgerFile(Path file, int recordBytes, FileChannel channel) {
         this.file = file;
@@ -64,10 +63,6 @@ public final class LedgerFile implements AutoCloseable {
         return file;
     }
 
-    public int recordBytes() {
-        return recordBytes;
-    }
-
     /** A buffer for one or more records to {@link #append}: {@code records} records long. */
     public ByteBuffer buffer(int records) {
         return ByteBuffer.allocate(records * recordBytes);
@@ -92,18 +87,7 @@ public final class LedgerFile implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the ledger " + file + ": " + e.getMessage(), e);
             }
-            records += n / recordBytes;
         }
-    }
-
-    /** Records appended so far. */
-    public synchronized long records() {
-        return records;
-    }
-
-    /** Every record from the start of the file, read from disk as a stream. */
-    public Reader read() {
-        return open(file, recordBytes);
     }
 
     @Override
@@ -125,9 +109,24 @@ public final class LedgerFile implements AutoCloseable {
         }
     }
 
+    /** What is done with each record read back; may throw what its work throws. */
+    @FunctionalInterface
+    public interface Each<E extends Exception> {
+        /** {@code record} is positioned at the record's first byte, valid until this returns. */
+        void accept(ByteBuffer record) throws E;
+    }
+
+    /** Each whole record of the ledger file, in the order they were appended, read from disk as a stream. */
+    public static <E extends Exception> void forEach(Path file, int recordBytes, Each<E> each) throws E {
+        try (Reader records = open(file, recordBytes)) {
+            for (ByteBuffer b = records.next(); b != null; b = records.next()) {
+                each.accept(b);
+            }
+        }
+    }
+
     /**
-     * The records of a ledger file, whole ones only (a last record cut short by a killed writer is left out and
-     * counted in {@link Reader#cutShortBytes()}).
+     * The records of a ledger file, whole ones only (a last record cut short by a killed writer is left out).
      */
     public static Reader open(Path file, int recordBytes) {
         try {
@@ -144,7 +143,6 @@ public final class LedgerFile implements AutoCloseable {
         private final int recordBytes;
         private final long whole;
         private final ByteBuffer chunk;
-        private final long cutShort;
         private long read;
 
         private Reader(FileChannel channel, int recordBytes) throws IOException {
@@ -152,19 +150,8 @@ public final class LedgerFile implements AutoCloseable {
             this.recordBytes = recordBytes;
             long size = channel.size();
             this.whole = size / recordBytes;
-            this.cutShort = size % recordBytes;
             this.chunk = ByteBuffer.allocate(Math.max(1, (1 << 18) / recordBytes) * recordBytes);
             chunk.flip();
-        }
-
-        /** Whole records in the file when it was opened. */
-        public long records() {
-            return whole;
-        }
-
-        /** Bytes of a last record cut short (its writer killed mid-write), not read. */
-        public long cutShortBytes() {
-            return cutShort;
         }
 
         /**

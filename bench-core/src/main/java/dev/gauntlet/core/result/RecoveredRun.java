@@ -135,12 +135,14 @@ public final class RecoveredRun {
                 .orElse(!Phase.WARMUP.equals(phase) && !Phase.PRIME.equals(phase));
     }
 
+    /** The reporting period the run planned, in seconds; 1 where it is unsaid. */
     private static double reportEvery(RunResult started) {
         Object every = started.parameters().get("reportEvery");
-        if (every instanceof String s && s.matches("\\d+(\\.\\d+)?s")) {
-            return Double.parseDouble(s.substring(0, s.length() - 1));
+        try {
+            return every == null ? 1 : Durations.parse(every.toString()).toNanos() / 1e9;
+        } catch (IllegalArgumentException notADuration) {
+            return 1;
         }
-        return 1;
     }
 
     private static List<OperationResult> operations(Interval total, double seconds) {

@@ -143,20 +143,18 @@ public final class DeliveryLedger implements AutoCloseable {
                 group[p] = new Coverage();
             }
         }
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                byte kind = b.get(0);
-                if (kind == SHAPE) {
-                    continue;
-                }
-                Coverage c = covered[b.getInt(1)][b.getInt(5) - partitions.from()];
-                if (kind == READ) {
-                    c.read(b.getLong(9), b.getLong(17));
-                } else {
-                    c.maybeRead(b.getLong(9), b.getLong(17));
-                }
+        LedgerFile.forEach(file, RECORD_BYTES, b -> {
+            byte kind = b.get(0);
+            if (kind == SHAPE) {
+                return;
             }
-        }
+            Coverage c = covered[b.getInt(1)][b.getInt(5) - partitions.from()];
+            if (kind == READ) {
+                c.read(b.getLong(9), b.getLong(17));
+            } else {
+                c.maybeRead(b.getLong(9), b.getLong(17));
+            }
+        });
         List<Tally> all = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
             for (int p = partitions.from(); p < partitions.to(); p++) {

@@ -178,11 +178,8 @@ public final class WriterLedger implements AutoCloseable {
 
     /** Each batch as a row {@code seq, state, partition, first, count} of COPY's text format, read from the file. */
     void writeBatches(Writer out) throws IOException {
-        try (LedgerFile.Reader r = LedgerFile.open(batchesFile, BATCH_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                row(out, b.getLong(9), b.get(0), b.getInt(1), b.getLong(17), b.getInt(5));
-            }
-        }
+        LedgerFile.forEach(batchesFile, BATCH_BYTES,
+                b -> row(out, b.getLong(9), b.get(0), b.getInt(1), b.getLong(17), b.getInt(5)));
     }
 
     /**
@@ -193,11 +190,8 @@ public final class WriterLedger implements AutoCloseable {
         if (!Files.isRegularFile(sweptFile)) {
             return;
         }
-        try (LedgerFile.Reader r = LedgerFile.open(sweptFile, SWEPT_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                row(out, b.getInt(1), b.getInt(5), b.getLong(13), b.getLong(21), b.getLong(29), b.getInt(9));
-            }
-        }
+        LedgerFile.forEach(sweptFile, SWEPT_BYTES,
+                b -> row(out, b.getInt(1), b.getInt(5), b.getLong(13), b.getLong(21), b.getLong(29), b.getInt(9)));
     }
 
     private static void row(Writer out, long... columns) throws IOException {

@@ -104,11 +104,7 @@ public final class AckLedger implements AutoCloseable {
             return null;
         }
         AckLedger read = new AckLedger(null, file);
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                read.counts.addAndGet(b.get(0) - 1, b.getInt(1));
-            }
-        }
+        LedgerFile.forEach(file, RECORD_BYTES, b -> read.counts.addAndGet(b.get(0) - 1, b.getInt(1)));
         return read;
     }
 
@@ -178,17 +174,15 @@ public final class AckLedger implements AutoCloseable {
      * them), read from the file as it goes.
      */
     public void writeRows(Writer out, String prefix) throws IOException {
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                out.write(prefix);
-                out.write(Integer.toString(b.get(0)));
-                out.write('\t');
-                out.write(Long.toString(b.getLong(5)));
-                out.write('\t');
-                out.write(Integer.toString(b.getInt(1)));
-                out.write('\n');
-            }
-        }
+        LedgerFile.forEach(file, RECORD_BYTES, b -> {
+            out.write(prefix);
+            out.write(Integer.toString(b.get(0)));
+            out.write('\t');
+            out.write(Long.toString(b.getLong(5)));
+            out.write('\t');
+            out.write(Integer.toString(b.getInt(1)));
+            out.write('\n');
+        });
     }
 
     /** The tally of what was recorded (no outcome settled), worked out in the database on {@code c}. */

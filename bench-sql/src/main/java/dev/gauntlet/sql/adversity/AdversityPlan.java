@@ -1,7 +1,7 @@
 package dev.gauntlet.sql.adversity;
 
 import dev.gauntlet.core.result.RecoveryRule;
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import dev.gauntlet.core.run.PhasePlan;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -61,6 +61,6 @@ final class CheckpointStorm extends SystemDisruption {
             t.join(60_000);
         }
         log.note(String.format(Locale.ROOT, "%d checkpoints, one every %s", checkpoints,
-                dev.gauntlet.core.run.Durations.format(every)) + (failure == null ? "" : "; last error: " + failure));
+                dev.gauntlet.core.result.Durations.format(every)) + (failure == null ? "" : "; last error: " + failure));
     }
 }

@@ -1,7 +1,7 @@
 package dev.gauntlet.sql.adversity;
 
 import dev.gauntlet.core.host.HostCommand;
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

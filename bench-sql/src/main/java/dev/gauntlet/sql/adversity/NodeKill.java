@@ -1,6 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

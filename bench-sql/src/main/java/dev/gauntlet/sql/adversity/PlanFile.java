@@ -4,7 +4,7 @@ import dev.gauntlet.core.result.RecoveryRule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import dev.gauntlet.core.run.PhasePlan;
 import java.io.IOException;
 import java.nio.file.Files;

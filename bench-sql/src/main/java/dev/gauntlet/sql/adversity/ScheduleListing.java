@@ -1,6 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

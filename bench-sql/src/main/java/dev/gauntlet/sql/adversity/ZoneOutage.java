@@ -50,7 +50,7 @@ final class ZoneOutage extends SystemDisruption {
         Duration took = servers.promote();
         promoted = true;
         log.note(String.format(Locale.ROOT, "standby (port %d) promoted after %s in %.1f s%s",
-                servers.primary().port(), dev.gauntlet.core.run.Durations.format(promoteAfter), took.toNanos() / 1e9,
+                servers.primary().port(), dev.gauntlet.core.result.Durations.format(promoteAfter), took.toNanos() / 1e9,
                 servers.synchronous() ? "; synchronous replication suspended until a standby is back" : ""));
     }
 
@@ -90,7 +90,7 @@ final class ZoneOutage extends SystemDisruption {
             held.kill();
             servers.stopPrimary();
             log.note("the primary's WAL sender to the standby (pid " + senders.get(0) + ") held "
-                    + dev.gauntlet.core.run.Durations.format(holdStandby) + " (SIGSTOP) before the primary stopped: "
+                    + dev.gauntlet.core.result.Durations.format(holdStandby) + " (SIGSTOP) before the primary stopped: "
                     + behind);
         } finally {
             held.resumeQuietly();

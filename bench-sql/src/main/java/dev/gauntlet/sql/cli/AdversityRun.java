@@ -9,7 +9,7 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Timeline;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.DisruptionPlan;
-import dev.gauntlet.core.run.Durations;
+import dev.gauntlet.core.result.Durations;
 import dev.gauntlet.core.run.Probe;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.sql.ConnectionSettings;

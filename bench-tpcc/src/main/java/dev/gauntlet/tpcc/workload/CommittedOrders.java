@@ -72,18 +72,9 @@ public final class CommittedOrders implements AutoCloseable {
         if (!Files.isRegularFile(file)) {
             return null;
         }
-        long committed = 0;
-        long uncertain = 0;
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                if (b.get(0) == COMMITTED) {
-                    committed++;
-                } else {
-                    uncertain++;
-                }
-            }
-        }
-        return new CommittedOrders(file, committed, uncertain);
+        long[] kinds = new long[UNCERTAIN + 1];
+        LedgerFile.forEach(file, RECORD_BYTES, b -> kinds[b.get(0)]++);
+        return new CommittedOrders(file, kinds[COMMITTED], kinds[UNCERTAIN]);
     }
 
     /**
@@ -148,15 +139,13 @@ public final class CommittedOrders implements AutoCloseable {
 
     /** Each order heard to commit, in the order they were heard, read back from the file. */
     public <E extends Exception> void forEach(Each<E> action) throws E {
-        try (LedgerFile.Reader r = LedgerFile.open(file(), RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                if (b.get(0) == COMMITTED) {
-                    long k = b.getLong(8);
-                    action.accept(new Order((int) (k >>> 36), (int) (k >>> 32 & 0xF), (int) k, b.getInt(4),
-                            b.get(1), dateTime(b.getLong(16))));
-                }
+        LedgerFile.forEach(file(), RECORD_BYTES, b -> {
+            if (b.get(0) == COMMITTED) {
+                long k = b.getLong(8);
+                action.accept(new Order((int) (k >>> 36), (int) (k >>> 32 & 0xF), (int) k, b.getInt(4),
+                        b.get(1), dateTime(b.getLong(16))));
             }
-        }
+        });
     }
 
     @Override

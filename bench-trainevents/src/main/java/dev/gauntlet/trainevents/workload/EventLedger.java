@@ -93,11 +93,7 @@ public final class EventLedger implements AutoCloseable {
             return null;
         }
         long[] kinds = new long[MAYBE_STEPPED + 1];
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                kinds[b.get(0)]++;
-            }
-        }
+        LedgerFile.forEach(file, RECORD_BYTES, b -> kinds[b.get(0)]++);
         return new EventLedger(file, kinds[ADDED], kinds[MAYBE_ADDED], kinds[STEPPED]);
     }
 
@@ -177,16 +173,14 @@ public final class EventLedger implements AutoCloseable {
      * more column before them), read from the file as it goes: an add's state is PENDING.
      */
     public void copyTo(Writer out, String prefix) throws IOException {
-        try (LedgerFile.Reader r = LedgerFile.open(file, RECORD_BYTES)) {
-            for (ByteBuffer b = r.next(); b != null; b = r.next()) {
-                byte kind = b.get(0);
-                out.write(prefix);
-                out.write(new UUID(b.getLong(2), b.getLong(10)).toString());
-                out.write(kind == ADDED || kind == STEPPED ? "\tt\t" : "\tf\t");
-                out.write(STATES[b.get(1)]);
-                out.write('\n');
-            }
-        }
+        LedgerFile.forEach(file, RECORD_BYTES, b -> {
+            byte kind = b.get(0);
+            out.write(prefix);
+            out.write(new UUID(b.getLong(2), b.getLong(10)).toString());
+            out.write(kind == ADDED || kind == STEPPED ? "\tt\t" : "\tf\t");
+            out.write(STATES[b.get(1)]);
+            out.write('\n');
+        });
     }
 
     @Override

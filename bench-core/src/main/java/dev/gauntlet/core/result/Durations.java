@@ -1,4 +1,4 @@
-package dev.gauntlet.core.run;
+package dev.gauntlet.core.result;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
