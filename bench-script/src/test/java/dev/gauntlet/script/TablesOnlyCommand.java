@@ -1,5 +1,6 @@
 package dev.gauntlet.script;
 
+import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.sql.cli.SqlWorkloadCommand;
 import picocli.CommandLine.Command;
 
@@ -14,5 +15,10 @@ public final class TablesOnlyCommand extends SqlWorkloadCommand {
 
     public TablesOnlyCommand() {
         super(new PgbenchTables(), "");
+    }
+
+    /** The program in a JVM of its own ({@link InitTiming}). */
+    public static void main(String[] args) {
+        GauntletCommandLine.main(new TablesOnlyCommand(), args);
     }
 }

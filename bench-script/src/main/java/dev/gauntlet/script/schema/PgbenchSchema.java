@@ -13,9 +13,11 @@ import java.util.List;
  * <p>Where one transaction forces a difference it is this. {@code v}, pgbench's {@code vacuum analyze} of each table,
  * cannot run in a transaction block: the load runs {@code analyze} of each table in its place (the same statistics),
  * and COPYs every table that is not partitioned with {@code FREEZE} (pgbench 15 freezes only an unpartitioned
- * accounts; PostgreSQL 16's pgbench every plain table), which leaves its pages frozen and all-visible as the vacuum
- * would. Partitioned accounts cannot be frozen by COPY, so its partitions' visibility maps stay unset until the first
- * (auto)vacuum. The {@code d} step is the caller's ({@code init --drop}).
+ * accounts and INSERTs branches and tellers row by row; later pgbench versions COPY all three and freeze every plain
+ * table), which leaves its pages frozen and all-visible as the vacuum would. Partitioned accounts cannot be frozen by
+ * COPY, so its partitions' visibility maps stay unset until the first (auto)vacuum. The {@code d} step is the
+ * caller's ({@code init --drop}). On PostgreSQL 18, which refuses unlogged partitioned tables, a partitioned
+ * {@code pgbench_accounts} is created logged and its partitions unlogged (pgbench 15's statement fails there).
  */
 public final class PgbenchSchema {
 
