@@ -38,9 +38,13 @@ public final class ScriptParser {
         SqlScanner scanner = new SqlScanner(text);
         MetaCommandParser metaCommands = new MetaCommandParser(source, name);
         List<Command> commands = new ArrayList<>();
+        int previousEnd = -1;
         while (true) {
+            int gsetErrorLine = source.lineOf(previousEnd < 0 ? text.length() - 1 : Math.min(previousEnd,
+                    text.length() - 1));
             SqlScanner.Buffer buffer = new SqlScanner.Buffer();
             SqlScanner.Stop stop = scanner.scan(buffer);
+            previousEnd = scanner.position();
             Command.Sql sql = SqlCommands.of(source, buffer);
             if (sql != null) {
                 commands.add(sql);
@@ -50,8 +54,9 @@ public final class ScriptParser {
                 MetaLexer lexer = new MetaLexer(text, scanner.position());
                 MetaCommandParser.Parsed parsed = metaCommands.parse(backslash, lexer);
                 scanner.moveTo(lexer.position());
+                previousEnd = lexer.position();
                 if (parsed != null && parsed.results() != null) {
-                    attachResults(name, commands, parsed.results());
+                    attachResults(name, commands, parsed.results(), gsetErrorLine);
                 } else if (parsed != null) {
                     commands.add(parsed.command());
                 }
@@ -74,6 +79,9 @@ public final class ScriptParser {
      *     file or directory})
      */
     public static Script parseFile(String fileName, int weight) {
+        if (fileName.isEmpty()) {
+            throw ScriptFileException.of("could not open file \"\": No such file or directory");
+        }
         Path path = Path.of(fileName);
         if (Files.isDirectory(path)) {
             throw ScriptFileException.of("could not read file \"" + fileName + "\": Is a directory");
@@ -112,16 +120,21 @@ public final class ScriptParser {
     /**
      * Joins a {@code \gset} or {@code \aset} to the command before it, which must be an SQL command without one.
      * pgbench 15's message names the command before only when it is a meta-command, and always says {@code \gset}.
+     *
+     * <p>Its line is not the {@code \gset}'s: pgbench 15 takes it where its scan of the script stood when it
+     * started looking for the command that ended with the {@code \gset}: the line where the previous SQL command's
+     * {@code ;} or the previous meta-command's newline left it (the line after that meta-command), or, when the
+     * {@code \gset} ends the script's first command, the line of the script's last character.
      */
-    private static void attachResults(String name, List<Command> commands, ResultVariables results) {
+    private static void attachResults(String name, List<Command> commands, ResultVariables results, int errorLine) {
         String message = "\\gset must follow an SQL command";
         if (commands.isEmpty()) {
-            throw ScriptFileException.syntaxError(name, results.line(), null, null, message, null, -1);
+            throw ScriptFileException.syntaxError(name, errorLine, null, null, message, null, -1);
         }
         Command previous = commands.get(commands.size() - 1);
         if (!(previous instanceof Command.Sql sql) || sql.results() != null) {
             String more = previous instanceof Command.Meta ? previous.display() : null;
-            throw ScriptFileException.syntaxError(name, results.line(), null, null, message, more, -1);
+            throw ScriptFileException.syntaxError(name, errorLine, null, null, message, more, -1);
         }
         commands.set(commands.size() - 1, sql.withResults(results));
     }
