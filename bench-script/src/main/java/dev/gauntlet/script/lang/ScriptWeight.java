@@ -44,22 +44,22 @@ public record ScriptWeight(String script, int weight) {
             i++;
         }
         int digits = i;
-        long value = 0;
+        long negated = 0;
         boolean overflow = false;
         for (; i < spec.length() && spec.charAt(i) >= '0' && spec.charAt(i) <= '9'; i++) {
             int d = spec.charAt(i) - '0';
-            if (value > (Long.MAX_VALUE - d) / 10) {
-                // Long.MIN_VALUE's magnitude is one more than Long.MAX_VALUE's: strtol reads "-9223372036854775808"
-                if (negative && value == Long.MAX_VALUE / 10 && d == 8 && i + 1 == spec.length()) {
-                    return Long.MIN_VALUE;
-                }
+            if (negated < (Long.MIN_VALUE + d) / 10) {
                 overflow = true;
+            } else {
+                negated = negated * 10 - d;
             }
-            value = overflow ? value : value * 10 + d;
+        }
+        if (!negative && negated == Long.MIN_VALUE) {
+            overflow = true;
         }
         if (overflow || i == digits || i != spec.length()) {
             throw ScriptFileException.of("invalid weight specification: " + shown);
         }
-        return negative ? -value : value;
+        return negative ? negated : -negated;
     }
 }
