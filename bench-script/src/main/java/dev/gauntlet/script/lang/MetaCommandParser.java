@@ -17,7 +17,7 @@ final class MetaCommandParser {
         SET, SETSHELL, SHELL, SLEEP, GSET, ASET, IF, ELIF, ELSE, ENDIF, STARTPIPELINE, ENDPIPELINE, UNKNOWN;
 
         static Kind named(String name) {
-            return switch (SqlScanner.asciiLowerCase(name)) {
+            return switch (SqlTokens.asciiLowerCase(name)) {
                 case "set" -> SET;
                 case "setshell" -> SETSHELL;
                 case "shell" -> SHELL;

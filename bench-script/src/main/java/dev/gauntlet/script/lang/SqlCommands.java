@@ -83,7 +83,7 @@ final class SqlCommands {
         int i = 0;
         while (i < part.length()) {
             char c = part.charAt(i);
-            if (SqlScanner.isSpace(c) || c == ';' || c == '\u000b') {
+            if (SqlTokens.isSpace(c) || c == ';' || c == '\u000b') {
                 i++;
             } else if (part.startsWith("--", i)) {
                 int newline = part.indexOf('\n', i);

@@ -70,46 +70,46 @@ final class SqlScanner {
             char c = text.charAt(pos);
             char next = charAt(pos + 1);
             int start = pos;
-            if (isSpace(c)) {
-                while (pos < length && isSpace(text.charAt(pos))) {
+            if (SqlTokens.isSpace(c)) {
+                while (pos < length && SqlTokens.isSpace(text.charAt(pos))) {
                     pos++;
                 }
                 whitespace(start);
             } else if (c == '-' && next == '-') {
-                pos = lineEnd(pos);
+                pos = SqlTokens.lineEnd(text, pos);
                 whitespace(start);
             } else if (c == '/' && next == '*') {
-                pos = blockCommentEnd(pos + 2);
+                pos = SqlTokens.blockCommentEnd(text, pos + 2);
                 echo(start);
             } else if (c == '\'') {
-                pos = stringEnd(pos + 1, false);
+                pos = SqlTokens.stringEnd(text, pos + 1, false);
                 echo(start);
             } else if ((c == 'e' || c == 'E') && next == '\'') {
-                pos = stringEnd(pos + 2, true);
+                pos = SqlTokens.stringEnd(text, pos + 2, true);
                 echo(start);
             } else if ("bBxXnN".indexOf(c) >= 0 && next == '\'') {
-                pos = stringEnd(pos + 2, false);
+                pos = SqlTokens.stringEnd(text, pos + 2, false);
                 echo(start);
             } else if ((c == 'u' || c == 'U') && next == '&') {
                 char third = charAt(pos + 2);
-                pos = third == '\'' ? stringEnd(pos + 3, false)
-                        : third == '"' ? quotedIdentifierEnd(pos + 3) : pos + 1;
+                pos = third == '\'' ? SqlTokens.stringEnd(text, pos + 3, false)
+                        : third == '"' ? SqlTokens.quotedIdentifierEnd(text, pos + 3) : pos + 1;
                 echo(start);
             } else if (c == '"') {
-                pos = quotedIdentifierEnd(pos + 1);
+                pos = SqlTokens.quotedIdentifierEnd(text, pos + 1);
                 echo(start);
             } else if (c == '$') {
                 dollar();
                 echo(start);
-            } else if (isIdentifierStart(c)) {
+            } else if (SqlTokens.isIdentifierStart(c)) {
                 pos++;
-                while (pos < length && isIdentifierPart(text.charAt(pos))) {
+                while (pos < length && SqlTokens.isIdentifierPart(text.charAt(pos))) {
                     pos++;
                 }
                 identifier(text.substring(start, pos));
                 echo(start);
-            } else if (isDigit(c) || (c == '.' && isDigit(next))) {
-                pos = numberEnd(pos);
+            } else if (SqlTokens.isDigit(c) || (c == '.' && SqlTokens.isDigit(next))) {
+                pos = SqlTokens.numberEnd(text, pos);
                 echo(start);
             } else if (c == ':') {
                 colon();
@@ -165,119 +165,12 @@ final class SqlScanner {
         buffer.text.append(s);
     }
 
-    /** The index of the newline ending the line at {@code from} (a {@code '\n'} or {@code '\r'}), or the end. */
-    private int lineEnd(int from) {
-        int i = from;
-        while (i < length && text.charAt(i) != '\n' && text.charAt(i) != '\r') {
-            i++;
-        }
-        return i;
-    }
-
-    /** Just after the {@code *}{@code /} closing a (nested) block comment whose opening ends before {@code from}. */
-    private int blockCommentEnd(int from) {
-        int depth = 0;
-        int i = from;
-        while (i < length) {
-            if (text.startsWith("/*", i)) {
-                depth++;
-                i += 2;
-            } else if (text.startsWith("*/", i)) {
-                if (depth == 0) {
-                    return i + 2;
-                }
-                depth--;
-                i += 2;
-            } else {
-                i++;
-            }
-        }
-        return length;
-    }
-
-    /**
-     * Just after the quote closing a string literal whose opening quote ends before {@code from}, following
-     * SQL's continuation of a literal by another one after a newline ({@code 'a'<newline>'b'} is one literal, and
-     * an {@code E''} literal's continuation keeps its backslash escapes).
-     */
-    private int stringEnd(int from, boolean backslashEscapes) {
-        int i = from;
-        while (i < length) {
-            char c = text.charAt(i);
-            if (backslashEscapes && c == '\\') {
-                i = Math.min(i + 2, length);
-            } else if (c == '\'') {
-                if (charAt(i + 1) == '\'') {
-                    i += 2;
-                    continue;
-                }
-                int continued = continuation(i + 1);
-                if (continued < 0) {
-                    return i + 1;
-                }
-                i = continued;
-            } else {
-                i++;
-            }
-        }
-        return length;
-    }
-
-    /** Just after the quote that continues a literal closed before {@code from}, or -1 when none does. */
-    private int continuation(int from) {
-        int i = from;
-        while (i < length) {
-            char c = text.charAt(i);
-            if (c == ' ' || c == '\t' || c == '\f') {
-                i++;
-            } else if (c == '-' && charAt(i + 1) == '-') {
-                i = lineEnd(i);
-            } else {
-                break;
-            }
-        }
-        if (i >= length || (text.charAt(i) != '\n' && text.charAt(i) != '\r')) {
-            return -1;
-        }
-        i++;
-        while (i < length) {
-            char c = text.charAt(i);
-            if (isSpace(c)) {
-                i++;
-            } else if (c == '-' && charAt(i + 1) == '-') {
-                int end = lineEnd(i);
-                if (end >= length) {
-                    return -1;
-                }
-                i = end + 1;
-            } else {
-                break;
-            }
-        }
-        return i < length && text.charAt(i) == '\'' ? i + 1 : -1;
-    }
-
-    private int quotedIdentifierEnd(int from) {
-        int i = from;
-        while (i < length) {
-            if (text.charAt(i) == '"') {
-                if (charAt(i + 1) != '"') {
-                    return i + 1;
-                }
-                i += 2;
-            } else {
-                i++;
-            }
-        }
-        return length;
-    }
-
     /** A {@code $tag$} dollar quote (to its closing tag), a {@code $n} parameter or a lone {@code $}. */
     private void dollar() {
         int i = pos + 1;
-        if (i < length && isDollarTagStart(text.charAt(i))) {
+        if (i < length && SqlTokens.isDollarTagStart(text.charAt(i))) {
             i++;
-            while (i < length && isDollarTagPart(text.charAt(i))) {
+            while (i < length && SqlTokens.isDollarTagPart(text.charAt(i))) {
                 i++;
             }
         }
@@ -285,40 +178,14 @@ final class SqlScanner {
             String tag = text.substring(pos, i + 1);
             int close = text.indexOf(tag, i + 1);
             pos = close < 0 ? length : close + tag.length();
-        } else if (isDigit(charAt(pos + 1))) {
+        } else if (SqlTokens.isDigit(charAt(pos + 1))) {
             pos++;
-            while (pos < length && isDigit(text.charAt(pos))) {
+            while (pos < length && SqlTokens.isDigit(text.charAt(pos))) {
                 pos++;
             }
         } else {
             pos++;
         }
-    }
-
-    private int numberEnd(int from) {
-        int i = from;
-        while (isDigit(charAt(i))) {
-            i++;
-        }
-        if (charAt(i) == '.' && charAt(i + 1) != '.') {
-            i++;
-            while (isDigit(charAt(i))) {
-                i++;
-            }
-        }
-        if (charAt(i) == 'e' || charAt(i) == 'E') {
-            int j = i + 1;
-            if (charAt(j) == '+' || charAt(j) == '-') {
-                j++;
-            }
-            if (isDigit(charAt(j))) {
-                i = j;
-                while (isDigit(charAt(i))) {
-                    i++;
-                }
-            }
-        }
-        return i;
     }
 
     /** {@code ::}, {@code :name}, {@code :'name'}, {@code :"name"}, {@code :{?name}} (becomes FALSE) or {@code :}. */
@@ -327,20 +194,20 @@ final class SqlScanner {
         char next = charAt(pos + 1);
         if (next == ':') {
             pos += 2;
-        } else if (isVariableChar(next)) {
+        } else if (SqlTokens.isVariableChar(next)) {
             pos += 2;
-            while (isVariableChar(charAt(pos))) {
+            while (SqlTokens.isVariableChar(charAt(pos))) {
                 pos++;
             }
         } else if (next == '\'' || next == '"') {
             int i = pos + 2;
-            while (isVariableChar(charAt(i))) {
+            while (SqlTokens.isVariableChar(charAt(i))) {
                 i++;
             }
             pos = i > pos + 2 && charAt(i) == next ? i + 1 : pos + 1;
         } else if (next == '{' && charAt(pos + 2) == '?') {
             int i = pos + 3;
-            while (isVariableChar(charAt(i))) {
+            while (SqlTokens.isVariableChar(charAt(i))) {
                 i++;
             }
             if (i > pos + 3 && charAt(i) == '}') {
@@ -360,7 +227,7 @@ final class SqlScanner {
         if (identifierCount == 0) {
             Arrays.fill(identifiers, '\0');
         }
-        String lower = asciiLowerCase(word);
+        String lower = SqlTokens.asciiLowerCase(word);
         if (identifierCount < identifiers.length && Arrays.asList(FUNCTION_WORDS).contains(lower)) {
             identifiers[identifierCount] = lower.charAt(0);
         }
@@ -380,46 +247,5 @@ final class SqlScanner {
                 beginDepth--;
             }
         }
-    }
-
-    static String asciiLowerCase(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            b.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
-        }
-        return b.toString();
-    }
-
-    static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private static boolean isLetter(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-    }
-
-    private static boolean isIdentifierStart(char c) {
-        return isLetter(c);
-    }
-
-    private static boolean isIdentifierPart(char c) {
-        return isLetter(c) || isDigit(c) || c == '$';
-    }
-
-    private static boolean isDollarTagStart(char c) {
-        return isLetter(c);
-    }
-
-    private static boolean isDollarTagPart(char c) {
-        return isLetter(c) || isDigit(c);
-    }
-
-    private static boolean isVariableChar(char c) {
-        return isLetter(c) || isDigit(c);
     }
 }

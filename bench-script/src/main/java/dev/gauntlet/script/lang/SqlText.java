@@ -19,7 +19,7 @@ import java.util.function.Function;
  */
 public final class SqlText {
 
-    /** The most parameters pgbench 15 lets one SQL command have in extended and prepared modes ({@code MAX_ARGS - 1}). */
+    /** The most parameters pgbench 15 lets an SQL command have in extended and prepared modes (MAX_ARGS - 1). */
     public static final int MAX_PARAMETERS = 255;
 
     /** A piece of the text: literal text or a variable reference. */

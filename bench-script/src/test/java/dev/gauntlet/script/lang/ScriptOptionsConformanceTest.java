@@ -26,15 +26,15 @@ class ScriptOptionsConformanceTest {
         return Conformance.options().values().stream().map(c -> {
             List<String> args = List.of(Conformance.unescape(c.rows().get(0).keys().get(1)).split("\t"));
             String name = c.id() + ": " + (args.size() > 8 ? args.subList(0, 4) + "... (" + args.size() + ")" : args);
-            return DynamicTest.dynamicTest(name, () -> check(args, c));
+            return DynamicTest.dynamicTest(name, () -> check(name, args, c));
         });
     }
 
-    private static void check(List<String> args, Conformance.Case recorded) {
+    private static void check(String name, List<String> args, Conformance.Case recorded) {
         Path directory = Conformance.scriptDirectory();
         if (recorded.exit() != 0) {
-            ScriptFileException e = assertThrows(ScriptFileException.class, () -> run(args, directory));
-            assertEquals(recorded.stderr(), e.pgbenchStderr().replace(directory + "/", ""));
+            ScriptFileException e = assertThrows(ScriptFileException.class, () -> run(args, directory), "case " + name);
+            assertEquals(recorded.stderr(), e.pgbenchStderr().replace(directory + "/", ""), "case " + name);
             return;
         }
         ScriptChoice choice = run(args, directory);
@@ -51,7 +51,7 @@ class ScriptOptionsConformanceTest {
         if (!args.contains("-r")) {
             parsed.replaceAll(p -> new Reported(p.name(), p.weight(), List.of()));
         }
-        assertEquals(reported, parsed);
+        assertEquals(reported, parsed, "case " + name);
     }
 
     /** The scripts, weights and commands of pgbench's report, as the rows recorded them. */

@@ -55,22 +55,22 @@ class ScriptParserConformanceTest {
         String text = Conformance.script(file);
         QueryMode mode = file.contains("-extended-") ? QueryMode.EXTENDED : QueryMode.SIMPLE;
         if (file.startsWith("bad-")) {
-            assertEquals(1, recorded.exit(), "pgbench's exit status");
+            assertEquals(1, recorded.exit(), file + ": pgbench's exit status");
             ScriptFileException e = assertThrows(ScriptFileException.class, () -> {
                 Script s = ScriptParser.parse(file, text, 1);
                 ScriptParser.checkQueryMode(s, mode);
             });
-            assertEquals(recorded.stderr(), e.pgbenchStderr());
+            assertEquals(recorded.stderr(), e.pgbenchStderr(), file + ": pgbench's message");
         } else if (file.startsWith("expr-")) {
-            assertEquals(1, recorded.exit(), "pgbench's exit status");
+            assertEquals(1, recorded.exit(), file + ": pgbench's exit status");
             checkExpressionError(file, ScriptParser.parse(file, text, 1), recorded);
         } else {
-            assertEquals(0, recorded.exit(), () -> "pgbench's exit status; it said " + recorded.stderr());
+            assertEquals(0, recorded.exit(), () -> file + ": pgbench's exit status; it said " + recorded.stderr());
             Script script = ScriptParser.parse(file, text, 1);
             ScriptParser.checkQueryMode(script, mode);
             List<String> displays = script.commands().stream().map(Command::display).toList();
-            assertEquals(recorded.texts("command"), displays, "the commands pgbench reports with -r");
-            assertEquals(recorded.texts("sent"), sent(file, script, mode), "the SQL pgbench sent");
+            assertEquals(recorded.texts("command"), displays, file + ": the commands pgbench reports with -r");
+            assertEquals(recorded.texts("sent"), sent(file, script, mode), file + ": the SQL pgbench sent");
         }
     }
 
@@ -146,6 +146,6 @@ class ScriptParserConformanceTest {
             expected = ScriptFileException.syntaxError(file, command.line(), command.display(), command.name(),
                     "syntax error", null, expression.endColumn());
         }
-        assertEquals(recorded.stderr(), expected.pgbenchStderr());
+        assertEquals(recorded.stderr(), expected.pgbenchStderr(), file + ": pgbench's message");
     }
 }
