@@ -106,7 +106,7 @@ final class SqlTokens {
         return i < text.length() && text.charAt(i) == '\'' ? i + 1 : -1;
     }
 
-    /** Just after the {@code "} closing a quoted identifier ({@code ""} is a quote in it) opened before {@code from}. */
+    /** Just after the {@code "} that closes a quoted identifier opened before {@code from} ({@code ""} is a quote). */
     static int quotedIdentifierEnd(String text, int from) {
         int i = from;
         while (i < text.length()) {
