@@ -26,14 +26,17 @@ public final class ScriptParser {
     }
 
     /**
-     * Parses {@code text}, the script named {@code name} (its file name as given, or a built-in's description).
+     * Parses {@code script}, named {@code name} (its file name as given, or a built-in's description). Like
+     * pgbench, which reads a script as a C string, it ignores everything from a NUL character on.
      *
      * @throws ScriptFileException with pgbench's message for what pgbench refuses when it reads a script: an
      *     unknown meta-command, missing, extra or malformed arguments, an empty {@code \set}/{@code \if}/
      *     {@code \elif} expression (other expression errors are the expression compiler's to find), a misplaced
      *     {@code \gset}, an empty script, unbalanced conditionals
      */
-    public static Script parse(String name, String text, int weight) {
+    public static Script parse(String name, String script, int weight) {
+        int nul = script.indexOf('\0');
+        String text = nul < 0 ? script : script.substring(0, nul);
         SourceText source = new SourceText(text);
         SqlScanner scanner = new SqlScanner(text);
         MetaCommandParser metaCommands = new MetaCommandParser(source, name);
@@ -72,8 +75,8 @@ public final class ScriptParser {
     }
 
     /**
-     * Reads and parses the script file {@code fileName} (UTF-8) as {@code pgbench -f fileName} does; the script is
-     * named {@code fileName}.
+     * Reads and parses the script file {@code fileName} as {@code pgbench -f fileName} does; the script is named
+     * {@code fileName}. The file is read as UTF-8, malformed bytes as U+FFFD (pgbench takes any bytes).
      *
      * @throws ScriptFileException also for a file that cannot be read ({@code could not open file "x": No such
      *     file or directory})
@@ -88,7 +91,7 @@ public final class ScriptParser {
         }
         String text;
         try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
+            text = new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw ScriptFileException.of("could not open file \"" + fileName + "\": No such file or directory");
         } catch (AccessDeniedException e) {

@@ -134,6 +134,12 @@ class ScriptParserTest {
     }
 
     @Test
+    void aNulCharacterEndsTheScript() {
+        Script s = parse("SELECT 1;\0\\bogus\n");
+        assertEquals(1, s.size());
+    }
+
+    @Test
     void bareBackslashesAreIgnored() {
         Script s = parse("\\\nSELECT 1; \\\n\\ \t \n");
         assertEquals(1, s.size());
