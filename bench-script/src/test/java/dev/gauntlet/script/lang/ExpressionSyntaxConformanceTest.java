@@ -1,0 +1,32 @@
+package dev.gauntlet.script.lang;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every malformed expression of reports/bench-script/conformance/syntax-errors.txt is refused here as the real
+ * pgbench 15 refused it in a {@code \set x EXPR} line (conformance/syntax-errors.tsv): the same message (reason and
+ * detail) and the caret at the same column, counted from the start of the expression.
+ */
+class ExpressionSyntaxConformanceTest {
+
+    static Stream<Arguments> rows() {
+        return ConformanceData.read("syntax-errors.tsv").stream()
+                .map(row -> Arguments.of("line " + row.line() + ": " + row.field(1) + " (" + row.field(0) + ")", row));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void refusedAsPgbench(String name, ConformanceData.Row row) {
+        boolean atEndOfFile = row.field(0).equals("eof");
+        ScriptSyntaxException error = assertThrows(ScriptSyntaxException.class,
+                () -> ExpressionParser.parse(row.field(1), atEndOfFile), () -> "line " + row.line() + " parsed");
+        assertEquals(row.field(2) + " at column " + row.field(3), error.getMessage() + " at column " + error.column(),
+                () -> "line " + row.line() + " of syntax-errors.tsv: " + row.field(1));
+    }
+}

@@ -1,0 +1,2 @@
+-- \aset is named \gset in the message
+\aset p_

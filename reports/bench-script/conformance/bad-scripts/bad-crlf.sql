@@ -1,0 +1,3 @@
+SELECT 1;
+\set x 1
+\bogus a

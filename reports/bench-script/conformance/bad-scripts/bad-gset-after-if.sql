@@ -1,0 +1,4 @@
+SELECT 1 AS a \gset
+\if :a
+\gset
+\endif

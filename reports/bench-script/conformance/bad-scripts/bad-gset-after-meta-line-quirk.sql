@@ -1,0 +1,5 @@
+SELECT 1;
+
+\set x 1
+
+\gset

@@ -1,0 +1,2 @@
+\set x 1
+\gset

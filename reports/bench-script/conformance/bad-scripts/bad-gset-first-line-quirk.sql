@@ -1,0 +1,5 @@
+
+
+\gset
+SELECT 1;
+

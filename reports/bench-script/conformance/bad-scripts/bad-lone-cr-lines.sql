@@ -1,0 +1,1 @@
+SELECT 1;\sleep 1\bogus a

@@ -1,0 +1,4 @@
+-- nothing to run here
+
+   
+-- still nothing; not even this

@@ -1,0 +1,3 @@
+\set x \
+   
+SELECT 1;

@@ -1,0 +1,1 @@
+\sleep :naptime hours

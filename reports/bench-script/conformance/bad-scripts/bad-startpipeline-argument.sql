@@ -1,0 +1,3 @@
+\startpipeline now
+SELECT 1;
+\endpipeline

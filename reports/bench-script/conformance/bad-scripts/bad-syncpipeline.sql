@@ -1,0 +1,4 @@
+\startpipeline
+SELECT 1;
+\syncpipeline
+\endpipeline

@@ -1,0 +1,2 @@
+SELECT 1;
+\foo bar

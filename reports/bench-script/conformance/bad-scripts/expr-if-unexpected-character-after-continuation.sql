@@ -1,0 +1,4 @@
+SELECT 1;
+\if 1 = \
+  1 ? 2
+\endif

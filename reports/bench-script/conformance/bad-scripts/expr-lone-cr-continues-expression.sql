@@ -1,0 +1,1 @@
+SELECT 1;\set x 1\bogus a

@@ -1,0 +1,4 @@
+\startpipeline
+SELECT :x;
+SELECT :x::int + :x::int;
+\endpipeline
