@@ -202,6 +202,29 @@ public final class PgbenchTables implements SqlSchema<PgbenchSchema.Loaded> {
         return PgbenchSchema.loaded(c);
     }
 
+    /**
+     * {@code run --init}: the tables at {@code scale} with pgbench's defaults (no partitions, fillfactor 100), in one
+     * transaction of its own on {@code c}.
+     */
+    static PgbenchSchema.Loaded initialize(Connection c, int scale, java.io.PrintStream out) throws SQLException {
+        PgbenchSchema.Loaded tables = new PgbenchSchema.Loaded(scale, 100, 0, dev.gauntlet.script.schema.PartitionMethod.NONE,
+                false, false);
+        out.printf(java.util.Locale.ROOT, "Loading the pgbench tables at scale %d...%n", scale);
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            InitSteps steps = PgbenchSchema.load(c, tables, true);
+            c.commit();
+            out.println(steps);
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(auto);
+        }
+        return tables;
+    }
+
     /** Makes the tables {@code init}'s options say, and tells how long each step took as pgbench does. */
     @Override
     public PgbenchSchema.Loaded load(Connection c) throws SQLException {

@@ -327,6 +327,76 @@ public final class RunOptions {
         return chosenSeed;
     }
 
+    /**
+     * The same settings under another spelling: a workload that takes a peer tool's options (bench-script: pgbench's
+     * {@code -c}, {@code -T}, {@code -t}, {@code -R}, {@code -j}, {@code -P}, {@code --random-seed},
+     * {@code --max-tries}) sets them here, so the plan, the priming and the checks see one value.
+     */
+    public final class Spelling {
+        private Spelling() {
+        }
+
+        public Spelling clients(int n) {
+            clients = n;
+            return this;
+        }
+
+        public Spelling duration(Duration d) {
+            duration = d;
+            return this;
+        }
+
+        public Spelling iterations(long perClient) {
+            iterations = perClient;
+            return this;
+        }
+
+        public Spelling rate(double opsPerSecond) {
+            rate = opsPerSecond;
+            return this;
+        }
+
+        public Spelling workers(int threads) {
+            workers = threads;
+            return this;
+        }
+
+        public Spelling reportEvery(Duration period) {
+            reportEvery = period;
+            return this;
+        }
+
+        public Spelling seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public Spelling maxAttempts(int attempts) {
+            maxAttempts = attempts;
+            return this;
+        }
+    }
+
+    /** Sets options under another spelling (see {@link Spelling}). */
+    public Spelling spelling() {
+        return new Spelling();
+    }
+
+    /** Attempts per operation ({@code --max-attempts}). */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** {@code --iterations}: operations per client, 0 when the run has a duration. */
+    public long iterations() {
+        return iterations;
+    }
+
+    /** {@code --duration}: the measured time. */
+    public Duration duration() {
+        return duration;
+    }
+
     public RunPlan plan() {
         if (clients < 1) {
             throw new BadInputException("--clients must be at least 1 (got " + clients + ")");

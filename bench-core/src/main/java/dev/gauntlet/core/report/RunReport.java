@@ -41,6 +41,12 @@ public final class RunReport {
         this.run = run;
     }
 
+    /**
+     * The parameter holding a workload's notes on how its figures are measured (a list of sentences), each printed as
+     * a line under the title: where a peer tool's reader would read the same words differently.
+     */
+    public static final String NOTES = "notes";
+
     /** The Markdown of the report; chart links are included only for charts the run has data for. */
     public static String markdown(RunResult run) {
         return markdown(run, TimelineCharts.names(run));
@@ -105,6 +111,9 @@ public final class RunReport {
             md.append(", on ").append(run.environment().database());
         }
         md.append(".\n\n");
+        if (run.parameters().get(NOTES) instanceof java.util.List<?> notes) {
+            notes.forEach(n -> md.append("**Note:** ").append(n).append("\n\n"));
+        }
         Object incomplete = run.parameters().get(RecoveredRun.INCOMPLETE);
         if (incomplete != null) {
             md.append("**Incomplete:** ").append(incomplete).append(".\n\n");
@@ -152,7 +161,11 @@ public final class RunReport {
         md.append("## Parameters\n\n");
         MarkdownTable t = new MarkdownTable().left("Parameter", "Value");
         // Sorted: the stored map has no order, and a stable report diffs cleanly between runs.
-        new TreeMap<>(run.parameters()).forEach((k, v) -> t.row(k, Figures.orDash(v)));
+        new TreeMap<>(run.parameters()).forEach((k, v) -> {
+            if (!k.equals(NOTES)) {
+                t.row(k, Figures.orDash(v));
+            }
+        });
         md.append(t.render()).append('\n');
     }
 

@@ -1,0 +1,290 @@
+package dev.gauntlet.script;
+
+import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.RunOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code run}'s options as pgbench spells them, with pgbench's meaning. Those that are Gauntlet's own settings under
+ * another name ({@code -c} is {@code --clients}, {@code -T} is {@code --duration} in seconds, {@code -t} is
+ * {@code --iterations}, {@code -R} is {@code --rate}, {@code -j} is {@code --workers}, {@code -P} is
+ * {@code --report-every}, {@code --random-seed} is {@code --seed}, {@code --max-tries} is {@code --max-attempts})
+ * are set there, and refused when both spellings are given.
+ */
+final class PgbenchOptions {
+
+    @Option(names = {"-b", "--builtin"}, paramLabel = "NAME[@W]",
+            description = "Add a built-in script (tpcb-like, simple-update, select-only, or a unique prefix) weighted W "
+                    + "(default 1); 'list' lists them. Without -b, -f, -N or -S: tpcb-like.")
+    List<String> builtins = new ArrayList<>();
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE[@W]",
+            description = "Add a script file weighted W (default 1), in pgbench's script language.")
+    List<String> files = new ArrayList<>();
+
+    @Option(names = {"-N", "--skip-some-updates"}, description = "Same as -b simple-update.")
+    boolean skipSomeUpdates;
+
+    @Option(names = {"-S", "--select-only"}, description = "Same as -b select-only.")
+    boolean selectOnly;
+
+    @Option(names = {"-c", "--client"}, paramLabel = "NUM", description = "pgbench's spelling of --clients.")
+    Integer clients;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "NUM",
+            description = "pgbench's threads; here the worker threads (--workers) that serve the clients.")
+    Integer jobs;
+
+    @Option(names = {"-T", "--time"}, paramLabel = "SECONDS", description = "pgbench's spelling of --duration, in seconds.")
+    Integer time;
+
+    @Option(names = {"-t", "--transactions"}, paramLabel = "NUM",
+            description = "Transactions each client runs (--iterations) instead of a duration.")
+    Long transactions;
+
+    @Option(names = "-R", paramLabel = "TPS", description = "pgbench's spelling of --rate: transactions per second in all.")
+    Double rate;
+
+    @Option(names = {"-L", "--latency-limit"}, paramLabel = "MS",
+            description = "Count transactions lasting more than MS milliseconds as late (none is skipped: see docs/script.md).")
+    Double latencyLimitMs;
+
+    @Option(names = {"-M", "--protocol"}, paramLabel = "simple|extended|prepared", defaultValue = "simple",
+            description = "How queries are sent (default: ${DEFAULT-VALUE}): simple (text, values substituted), extended "
+                    + "(unnamed statements, values as parameters), prepared (each statement prepared once per connection).")
+    String protocol;
+
+    @Option(names = {"-D", "--define"}, paramLabel = "VAR=VALUE", description = "Define a variable for the scripts.")
+    Map<String, String> defines = new LinkedHashMap<>();
+
+    @Option(names = {"-s", "--scale"}, paramLabel = "NUM",
+            description = "The :scale the scripts see and the summary reports (default: read from pgbench_branches); "
+                    + "with --init, the scale to load.")
+    Integer scale;
+
+    @Option(names = {"-P", "--progress"}, paramLabel = "SECONDS",
+            description = "A progress line every SECONDS (pgbench's spelling of --report-every).")
+    Integer progress;
+
+    @Option(names = {"-r", "--report-per-command"},
+            description = "Latency percentiles, failures and retries of every command of every script.")
+    boolean perCommand;
+
+    @Option(names = {"-n", "--no-vacuum"},
+            description = "Do not vacuum pgbench_branches and pgbench_tellers and truncate pgbench_history before the run.")
+    boolean noVacuum;
+
+    @Option(names = {"-v", "--vacuum-all"}, description = "Also vacuum pgbench_accounts before the run.")
+    boolean vacuumAll;
+
+    @Option(names = "--random-seed", paramLabel = "SEED",
+            description = "time, rand or an integer: the seed of the scripts' random functions and of the run (--seed).")
+    String randomSeed;
+
+    @Option(names = "--max-tries", paramLabel = "NUM",
+            description = "Tries of a transaction that fails on a serialization failure or deadlock (default 1, as "
+                    + "pgbench; --max-attempts is the same setting).")
+    Integer maxTries;
+
+    @Option(names = "--verbose-errors", description = "Print every failed try's error, not only the first of each kind.")
+    boolean verboseErrors;
+
+    @Option(names = "--failures-detailed", description = "Report failures as serialization failures and deadlocks apart.")
+    boolean failuresDetailed;
+
+    @Option(names = "--show-script", paramLabel = "NAME", description = "Print a built-in script and exit.")
+    String showScript;
+
+    /** pgbench's options this command does not take, each with what to do instead; refused when given. */
+    @Option(names = {"-C", "--connect"}, hidden = true)
+    boolean connect;
+    @Option(names = {"-l", "--log"}, hidden = true)
+    boolean log;
+    @Option(names = "--aggregate-interval", hidden = true, paramLabel = "NUM")
+    String aggregateInterval;
+    @Option(names = "--log-prefix", hidden = true, paramLabel = "PREFIX")
+    String logPrefix;
+    @Option(names = "--sampling-rate", hidden = true, paramLabel = "NUM")
+    String samplingRate;
+    @Option(names = "--progress-timestamp", hidden = true)
+    boolean progressTimestamp;
+    @Option(names = {"-d", "--debug"}, hidden = true)
+    boolean debug;
+    @Option(names = {"-h", "--host"}, hidden = true, paramLabel = "HOST")
+    String host;
+    @Option(names = {"-p", "--port"}, hidden = true, paramLabel = "PORT")
+    String port;
+    @Option(names = {"-U", "--username"}, hidden = true, paramLabel = "USER")
+    String username;
+    @Option(names = {"-i", "--initialize"}, hidden = true)
+    boolean initialize;
+    @Option(names = {"-I", "--init-steps"}, hidden = true, paramLabel = "STEPS")
+    String initSteps;
+    @Option(names = {"-F", "--fillfactor"}, hidden = true, paramLabel = "NUM")
+    String fillfactor;
+    @Option(names = {"-q", "--quiet"}, hidden = true)
+    boolean quiet;
+    @Option(names = {"--foreign-keys", "--unlogged-tables"}, hidden = true)
+    boolean initFlags;
+    @Option(names = {"--partitions", "--partition-method", "--tablespace", "--index-tablespace"}, hidden = true,
+            paramLabel = "VALUE")
+    String initValues;
+
+    /** The refused options and why, by name; the first given is refused in one line. */
+    private static final Map<String, String> REFUSED = refused();
+
+    private static Map<String, String> refused() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("--connect", "a new connection per transaction is not supported; --pool pooled borrows one per transaction");
+        m.put("--log", "per-transaction logs are not written; every latency is in the run's .hlog interval log and "
+                + "result.json");
+        m.put("--aggregate-interval", "the run's intervals are --report-every (the .hlog and timeline hold them)");
+        m.put("--log-prefix", "per-transaction logs are not written (see --log)");
+        m.put("--sampling-rate", "per-transaction logs are not written (see --log)");
+        m.put("--progress-timestamp", "progress lines show the time into the run");
+        m.put("--debug", "not supported; --verbose-errors prints every error");
+        m.put("--host", "give the server as --url jdbc:postgresql://HOST:PORT/DBNAME");
+        m.put("--port", "give the server as --url jdbc:postgresql://HOST:PORT/DBNAME");
+        m.put("--username", "give the user as --user NAME");
+        m.put("--initialize", "load the tables with the init command (bench-script init -s N)");
+        m.put("--init-steps", "an init option: init always runs pgbench's default steps");
+        m.put("--fillfactor", "an init option: bench-script init --fillfactor N");
+        m.put("--quiet", "an init option, and init prints its progress once a second anyway");
+        m.put("--foreign-keys", "an init option: bench-script init --foreign-keys");
+        m.put("--unlogged-tables", "an init option: bench-script init --unlogged-tables");
+        m.put("--partitions", "an init option: bench-script init --partitions N");
+        m.put("--partition-method", "an init option: bench-script init --partition-method range|hash");
+        m.put("--tablespace", "an init option");
+        m.put("--index-tablespace", "an init option");
+        return m;
+    }
+
+    /** One script as the command line named it, in the order given. */
+    record ScriptArgument(boolean builtin, String text) {
+    }
+
+    /**
+     * The scripts in the order the command line gave them (pgbench numbers them so), {@code -N} and {@code -S} as the
+     * built-ins they stand for; refuses pgbench options not supported here, naming them.
+     */
+    List<ScriptArgument> scripts(ParseResult parsed) {
+        for (ArgSpec arg : parsed.matchedArgs()) {
+            if (arg instanceof OptionSpec o) {
+                for (String name : o.names()) {
+                    String why = REFUSED.get(name);
+                    if (why != null) {
+                        throw new BadInputException("pgbench's " + String.join("/", o.names()) + " is not supported by "
+                                + "bench-script run: " + why);
+                    }
+                }
+            }
+        }
+        List<ScriptArgument> order = new ArrayList<>();
+        Iterator<String> b = builtins.iterator();
+        Iterator<String> f = files.iterator();
+        for (ArgSpec arg : parsed.matchedArgs()) {
+            if (!(arg instanceof OptionSpec o)) {
+                continue;
+            }
+            switch (o.longestName()) {
+                case "--builtin" -> order.add(new ScriptArgument(true, b.next()));
+                case "--file" -> order.add(new ScriptArgument(false, f.next()));
+                case "--skip-some-updates" -> order.add(new ScriptArgument(true, "simple-update"));
+                case "--select-only" -> order.add(new ScriptArgument(true, "select-only"));
+                default -> { }
+            }
+        }
+        if (order.isEmpty()) {
+            order.add(new ScriptArgument(true, "tpcb-like"));
+        }
+        return order;
+    }
+
+    /**
+     * Sets the run's settings pgbench's spellings gave, refusing a setting given in both spellings. pgbench's default of
+     * one try holds unless a spelling of it was given.
+     */
+    void applyTo(RunOptions run, ParseResult parsed) {
+        RunOptions.Spelling set = run.spelling();
+        if (given(parsed, "--client", "--clients")) {
+            set.clients(clients);
+        }
+        if (given(parsed, "--time", "--duration")) {
+            if (time < 1) {
+                throw new BadInputException("invalid duration: -T " + time + " (a positive number of seconds)");
+            }
+            set.duration(Duration.ofSeconds(time));
+        }
+        if (given(parsed, "--transactions", "--iterations")) {
+            if (transactions < 1) {
+                throw new BadInputException("invalid number of transactions: -t " + transactions);
+            }
+            if (time != null) {
+                throw new BadInputException("specify either a number of transactions (-t) or a duration (-T), not both");
+            }
+            set.iterations(transactions);
+        }
+        if (given(parsed, "-R", "--rate")) {
+            if (!(rate > 0)) {
+                throw new BadInputException("invalid rate limit: -R " + rate);
+            }
+            set.rate(rate);
+        }
+        if (given(parsed, "--jobs", "--workers")) {
+            if (jobs < 1) {
+                throw new BadInputException("invalid number of threads: -j " + jobs);
+            }
+            set.workers(jobs);
+        }
+        if (given(parsed, "--progress", "--report-every")) {
+            if (progress < 1) {
+                throw new BadInputException("invalid thread progress delay: -P " + progress);
+            }
+            set.reportEvery(Duration.ofSeconds(progress));
+        }
+        if (given(parsed, "--random-seed", "--seed")) {
+            try {
+                set.seed(dev.gauntlet.script.lang.PgbenchSeeds.parseOption(randomSeed));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+        }
+        if (given(parsed, "--max-tries", "--max-attempts")) {
+            if (maxTries < 0) {
+                throw new BadInputException("invalid number of maximum tries: --max-tries " + maxTries);
+            }
+            if (maxTries == 0 && time == null && latencyLimitMs == null) {
+                throw new BadInputException("an unlimited number of transaction tries can only be used with "
+                        + "--latency-limit or a duration (-T)");
+            }
+            set.maxAttempts(maxTries == 0 ? Integer.MAX_VALUE : maxTries);
+        } else if (!parsed.hasMatchedOption("--max-attempts")) {
+            set.maxAttempts(1);
+        }
+        if (latencyLimitMs != null && !(latencyLimitMs > 0)) {
+            throw new BadInputException("invalid latency limit: -L " + latencyLimitMs);
+        }
+        if (scale != null && scale < 1) {
+            throw new BadInputException("invalid scaling factor: -s " + scale);
+        }
+    }
+
+    /** Whether pgbench's spelling was given; refuses it given with Gauntlet's too. */
+    private static boolean given(ParseResult parsed, String pgbench, String gauntlet) {
+        boolean mine = parsed.hasMatchedOption(pgbench);
+        if (mine && parsed.hasMatchedOption(gauntlet)) {
+            throw new BadInputException("pgbench's " + parsed.matchedOption(pgbench).shortestName() + " and "
+                    + gauntlet + " are the same setting: give one of them");
+        }
+        return mine;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.gauntlet.script.workload;
+
+import dev.gauntlet.core.run.Attempt;
+import dev.gauntlet.core.run.Operation;
+import dev.gauntlet.core.run.RunClock;
+import dev.gauntlet.script.lang.PgbenchRandom;
+import dev.gauntlet.script.lang.ScriptException;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+
+/**
+ * One transaction as pgbench counts one: a pass through a script, its SQL sent in auto-commit as the script says
+ * (its own BEGIN and END). Every try starts from the random state the transaction started with, as pgbench's retries
+ * do; a try that fails inside the script's transaction block rolls it back. A script that ends inside a transaction
+ * block or a pipeline is an error, as in pgbench.
+ */
+final class ScriptTransaction implements Operation<Connection> {
+
+    private final CompiledScript script;
+    private final ClientState client;
+    private final ScriptRun run;
+    private final PgbenchRandom startRandom;
+
+    ScriptTransaction(CompiledScript script, ClientState client, ScriptRun run) {
+        this.script = script;
+        this.client = client;
+        this.run = run;
+        this.startRandom = client.random.copy();
+    }
+
+    @Override
+    public String name() {
+        return script.operation();
+    }
+
+    @Override
+    public Commit commit() {
+        return Commit.IMPLICIT;
+    }
+
+    @Override
+    public void execute(Connection c, Attempt attempt) throws Exception {
+        if (run.throttled()) {
+            attempt.latency(ScriptWorkload.SCHEDULE_LAG, Math.max(0, RunClock.epochNanos(System.nanoTime()) - attempt.intendedEpochNanos()));
+        }
+        client.random = startRandom.copy();
+        Execution x = new Execution(c, client, attempt, run.mode(), script.index(), run.debug());
+        Instruction[] code = script.code();
+        int pc = 0;
+        try {
+            while (pc < code.length) {
+                Instruction in = code[pc];
+                x.command = in.command();
+                int next;
+                if (run.perCommand() && x.command >= 0) {
+                    long start = System.nanoTime();
+                    next = in.run(x);
+                    attempt.latency(script.commandObservation(x.command), System.nanoTime() - start);
+                } else {
+                    next = in.run(x);
+                }
+                pc = next == Instruction.NEXT ? pc + 1 : next;
+            }
+            if (x.pipeline != null) {
+                throw new ScriptException("end of script reached with pipeline open");
+            }
+            if (inTransaction(c)) {
+                throw new ScriptException("end of script reached without completing the last transaction");
+            }
+        } catch (Exception e) {
+            run.failed(script, x.command);
+            if (x.pipeline != null) {
+                x.pipeline.close();
+            }
+            rollbackOpenBlock(c);
+            throw e;
+        }
+        HistoryLedger ledger = run.ledger();
+        if (ledger != null && script.writesHistory()) {
+            Variables v = client.variables;
+            long aid = v.integer("aid");
+            long tid = v.integer("tid");
+            long bid = v.integer("bid");
+            long delta = v.integer("delta");
+            attempt.afterCommit(() -> ledger.committed(aid, tid, bid, delta));
+        }
+    }
+
+    private static boolean inTransaction(Connection c) throws SQLException {
+        return !c.isClosed() && c.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
+    }
+
+    /** A try that failed inside the script's BEGIN ... END leaves the block open: rolled back for the next try. */
+    private static void rollbackOpenBlock(Connection c) {
+        try {
+            if (inTransaction(c)) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("ROLLBACK");
+                }
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // the connection is broken: the runner replaces it
+        }
+    }
+}

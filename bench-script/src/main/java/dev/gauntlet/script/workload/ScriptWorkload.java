@@ -1,0 +1,71 @@
+package dev.gauntlet.script.workload;
+
+import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.Step;
+import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.script.lang.PgbenchRandom;
+import dev.gauntlet.script.lang.ScriptChoice;
+import dev.gauntlet.script.lang.Value;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * pgbench's scripts as the runner's workload: each client runs transactions back to back (or on the {@code -R}
+ * schedule), each a script chosen by weight as pgbench chooses, with its own variables ({@code -D}'s, {@code :scale},
+ * {@code :client_id}, {@code :random_seed}, {@code :default_seed}) and random states drawn as pgbench draws them.
+ */
+public final class ScriptWorkload implements Workload<Connection> {
+
+    /** The observation of each transaction's lag behind its schedule (actual start minus intended start), with -R. */
+    public static final String SCHEDULE_LAG = "schedule lag";
+
+    /** A client's random states and the variables every client starts with. */
+    public interface Seeding {
+        /** The random functions' state of client {@code clientId}. */
+        PgbenchRandom functions(int clientId);
+
+        /** The state choosing the scripts of client {@code clientId}. */
+        PgbenchRandom chooser(int clientId);
+
+        /** The variables every client has before its first command, by name: values or text. */
+        Map<String, Object> variables(int clientId);
+    }
+
+    private final List<CompiledScript> scripts;
+    private final ScriptRun run;
+    private final Seeding seeding;
+    private final ScriptChoice choice;
+
+    /** @param choice pgbench's choice among the scripts, in the same order as {@code scripts} */
+    public ScriptWorkload(List<CompiledScript> scripts, ScriptChoice choice, ScriptRun run, Seeding seeding) {
+        this.scripts = List.copyOf(scripts);
+        this.choice = choice;
+        this.run = run;
+        this.seeding = seeding;
+    }
+
+    @Override
+    public List<String> operationNames() {
+        return scripts.stream().map(CompiledScript::operation).toList();
+    }
+
+    @Override
+    public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
+        ClientState client = new ClientState(index, seeding.functions(index), seeding.chooser(index));
+        seeding.variables(index).forEach((name, v) -> {
+            if (v instanceof Value value) {
+                client.variables.setValue(name, value);
+            } else {
+                client.variables.setText(name, String.valueOf(v));
+            }
+        });
+        return () -> Step.now(new ScriptTransaction(choose(client), client, run));
+    }
+
+    /** pgbench's choice: a uniform draw below the total weight from the chooser, when there are several. */
+    private CompiledScript choose(ClientState client) {
+        return scripts.get(choice.needsDraw() ? choice.pick(client.chooser.nextLong(0, choice.totalWeight() - 1)) : 0);
+    }
+}

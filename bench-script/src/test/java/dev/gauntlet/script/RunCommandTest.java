@@ -1,0 +1,192 @@
+package dev.gauntlet.script;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gauntlet.core.result.Check;
+import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.script.checks.RunInvariants;
+import dev.gauntlet.script.workload.HistoryLedger;
+import dev.gauntlet.testing.CommandRun;
+import dev.gauntlet.testing.PostgresExtension;
+import dev.gauntlet.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bench-script run against a real PostgreSQL: the built-ins with their checks, a script of every kind of command. */
+@ExtendWith(PostgresExtension.class)
+class RunCommandTest {
+
+    private static TestDatabase db;
+
+    @BeforeAll
+    static void tables(TestDatabase server) {
+        db = server.freshDatabase("script_run");
+        CommandRun init = script(db, "init", "-s", "1");
+        assertEquals(0, init.code(), init.err() + init.out());
+    }
+
+    static CommandRun script(TestDatabase on, String command, String... args) {
+        return CommandRun.of(new ScriptCommand(), on, command, args);
+    }
+
+    @Test
+    void tpcbLikePrintsPgbenchsSummaryAndEveryCommitHeardIsInTheHistory(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        CommandRun run = script(db, "run", "-c", "2", "-t", "150", "-M", "prepared", "-r", "--random-seed", "7",
+                "--out", out.toString());
+        assertEquals(0, run.code(), run.err() + run.out());
+        String o = run.out();
+        for (String line : List.of("starting vacuum...end.", "transaction type: <builtin: TPC-B (sort of)>",
+                "scaling factor: 1", "query mode: prepared", "number of clients: 2", "maximum number of tries: 1",
+                "number of transactions per client: 150", "number of transactions actually processed: 300/300",
+                "number of failed transactions: 0 (0.000%)", "SQL script 1: <builtin: TPC-B (sort of)>",
+                " - statement latencies in milliseconds and failed tries")) {
+            assertTrue(o.contains(line + "\n") || o.contains(line), "missing '" + line + "' in:\n" + o);
+        }
+        assertTrue(o.matches("(?s).*\\n +[0-9.]+ +0  UPDATE pgbench_accounts SET abalance = abalance \\+ :delta WHERE "
+                + "aid = :aid;\\n.*"), o);
+        assertTrue(o.contains("tpcb-like  "), "Gauntlet's percentiles per script:\n" + o);
+        RunResult r = ResultFile.read(out);
+        assertEquals(300, r.operation("tpcb-like").orElseThrow().count());
+        assertTrue(r.metrics().get("tps") > 0);
+        for (String name : List.of(RunInvariants.ACCOUNTS, RunInvariants.BRANCHES, RunInvariants.HEARD)) {
+            Check c = r.checks().stream().filter(k -> k.name().equals(name)).findFirst().orElseThrow();
+            assertEquals(Check.Status.PASS, c.status(), c.detail());
+        }
+        assertTrue(r.parameters().get("notes").toString().contains("intended start"), r.parameters().toString());
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pgbench_history")) {
+            rs.next();
+            assertEquals(300, rs.getLong(1), "pgbench's vacuum emptied the history first");
+        }
+
+        // The history check can fail: a commit heard whose row is gone is named by its values.
+        Path ledger = out.resolve(HistoryLedger.FILE);
+        List<HistoryLedger.Row> rows = new ArrayList<>();
+        HistoryLedger.forEach(ledger, b -> rows.add(HistoryLedger.row(b)));
+        assertEquals(300, rows.size());
+        HistoryLedger.Row gone = rows.get(17);
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(true);
+            RunInvariants.Sums before = RunInvariants.Sums.read(c);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM pgbench_history WHERE ctid = (SELECT ctid FROM pgbench_history WHERE aid = "
+                        + gone.aid() + " AND tid = " + gone.tid() + " AND bid = " + gone.bid() + " AND delta = "
+                        + gone.delta() + " LIMIT 1)");
+                s.executeUpdate("UPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1");
+            }
+            List<Check> after = RunInvariants.after(c, before, ledger, rows.size());
+            Check heard = after.stream().filter(k -> k.name().equals(RunInvariants.HEARD)).findFirst().orElseThrow();
+            assertEquals(Check.Status.FAIL, heard.status(), heard.detail());
+            assertTrue(heard.detail().startsWith("1 of 300 heard commit are not in pgbench_history: (aid " + gone.aid()
+                    + ", tid " + gone.tid() + ", bid " + gone.bid() + ", delta " + gone.delta() + ")"), heard.detail());
+            Check accounts = after.stream().filter(k -> k.name().equals(RunInvariants.ACCOUNTS)).findFirst().orElseThrow();
+            assertEquals(gone.delta() == 0 ? Check.Status.PASS : Check.Status.FAIL, accounts.status(), accounts.detail());
+            Check branches = after.stream().filter(k -> k.name().equals(RunInvariants.BRANCHES)).findFirst().orElseThrow();
+            assertEquals(Check.Status.FAIL, branches.status(), branches.detail());
+        }
+    }
+
+    @Test
+    void aScriptOfEveryKindOfCommandRunsAsPgbenchRunsIt(@TempDir Path tmp) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("DROP TABLE IF EXISTS script_out");
+            s.execute("CREATE TABLE script_out (client int, name text, value text)");
+        }
+        Path file = tmp.resolve("every.sql");
+        Files.writeString(file, String.join("\n",
+                "-- every kind of command",
+                "\\set n 6 * 7",
+                "\\set h hash_fnv1a(:n, 5)",
+                "\\if :n > 40",
+                "  \\set branch 3",
+                "\\elif :n > 10",
+                "  \\set branch 2",
+                "\\else",
+                "  \\set branch 1",
+                "\\endif",
+                "SELECT :n::int + 1 AS plus, 'x' || :client_id AS who \\gset p_",
+                "SELECT 1 AS one \\; SELECT 2 AS two \\aset",
+                "\\setshell shelled echo 12",
+                "\\sleep 1 ms",
+                "\\startpipeline",
+                "INSERT INTO script_out VALUES (:client_id, 'n', :n);",
+                "INSERT INTO script_out VALUES (:client_id, 'plus', :p_plus);",
+                "\\endpipeline",
+                "INSERT INTO script_out VALUES (:client_id, 'who', :p_who),",
+                "  (:client_id, 'sum', :one::int + :two::int + :shelled::int), (:client_id, 'defined', :greeting),",
+                "  (:client_id, 'scale', :scale), (:client_id, 'h', :h), (:client_id, 'branch', :branch);",
+                ""));
+        // -M extended: each value a parameter, so text needs no quotes (a reference in quotes would be one too).
+        CommandRun run = script(db, "run", "-n", "-f", file.toString(), "-c", "2", "-t", "3", "-M", "extended",
+                "-D", "greeting=hello", "--out", tmp.resolve("run").toString());
+        assertEquals(0, run.code(), run.err() + run.out());
+        assertTrue(run.out().contains("transaction type: " + file), run.out());
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT client, name, value, count(*) FROM script_out GROUP BY 1, 2, 3 "
+                     + "ORDER BY 1, 2")) {
+            List<String> seen = new ArrayList<>();
+            while (rs.next()) {
+                seen.add(rs.getInt(1) + " " + rs.getString(2) + "=" + rs.getString(3) + " x" + rs.getLong(4));
+            }
+            List<String> expected = new ArrayList<>();
+            for (int client = 0; client < 2; client++) {
+                expected.addAll(List.of(client + " branch=3 x3", client + " defined=hello x3",
+                        client + " h=" + fnv1a(42, 5) + " x3",
+                        client + " n=42 x3", client + " plus=43 x3", client + " scale=1 x3", client + " sum=15 x3",
+                        client + " who=x" + client + " x3"));
+            }
+            assertEquals(expected, seen);
+        }
+    }
+
+    /** pgbench's hash_fnv1a, written out: FNV-1a over the value's 8 bytes, low byte first, offset basis xor seed. */
+    private static long fnv1a(long value, long seed) {
+        long h = 0xcbf29ce484222325L ^ seed;
+        for (int i = 0; i < 8; i++) {
+            h ^= (value >>> (8 * i)) & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    @Test
+    void pgbenchsOptionsThatAreNotSupportedAreRefusedByName() {
+        CommandRun connect = script(db, "run", "-C", "-t", "1");
+        assertTrue(connect.code() != 0, connect.out());
+        assertTrue(connect.err().contains("pgbench's -C/--connect is not supported"), connect.err());
+        CommandRun host = script(db, "run", "-h", "db.example", "-t", "1");
+        assertTrue(host.err().contains("pgbench's -h/--host is not supported") && host.err().contains("--url"),
+                host.err());
+        CommandRun both = script(db, "run", "-c", "2", "--clients", "3", "-t", "1");
+        assertTrue(both.code() != 0 && both.err().contains("-c and --clients are the same setting"), both.err());
+        CommandRun mode = script(db, "run", "-M", "fast", "-t", "1");
+        assertTrue(mode.code() != 0 && mode.err().contains("invalid query mode (-M): \"fast\""), mode.err());
+    }
+
+    @Test
+    void aBadScriptIsRefusedWithItsFileAndLineBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("bad.sql");
+        Files.writeString(file, "SELECT 1;\n\\set x 1 +\n");
+        CommandRun run = script(db, "run", "-n", "-f", file.toString(), "-t", "1");
+        assertTrue(run.code() != 0, run.out());
+        assertTrue(run.err().contains(file + ":2: syntax error"), run.err());
+        Path unknown = tmp.resolve("unknown.sql");
+        Files.writeString(unknown, "\\bogus 1\n");
+        CommandRun meta = script(db, "run", "-n", "-f", unknown.toString(), "-t", "1");
+        assertTrue(meta.code() != 0 && meta.err().contains(unknown + ":1: invalid command in command \"bogus\""),
+                meta.err());
+    }
+}

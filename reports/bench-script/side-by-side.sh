@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# pgbench and bench-script side by side on one database, alternated: for each configuration, PAIRS pairs, the order
+# within a pair alternating (pgbench first, then bench-script first), each run -T SECONDS -M prepared.
+# Records each run's tps, pgbench's process CPU (user+sys from /usr/bin/time) and Gauntlet's driver CPU per
+# transaction (result.json's driverCpuPerOperationMs, the measured phase; and the JVM's whole-process CPU as well).
+#
+#   reports/bench-script/side-by-side.sh [OUT_DIR]
+# Environment: PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE (default localhost 5432 bench bench bench_script_sbs),
+#              SECONDS_PER_RUN (60), PAIRS (3), SCALE (10), CONFIGS ("tpcb-like:8 tpcb-like:32 select-only:8 select-only:32")
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-reports/bench-script/side-by-side}
+mkdir -p "$out"
+: "${PGHOST:=localhost}" "${PGPORT:=5432}" "${PGUSER:=bench}" "${PGPASSWORD:=bench}" "${PGDATABASE:=bench_script_sbs}"
+export PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE
+secs=${SECONDS_PER_RUN:-60}
+pairs=${PAIRS:-3}
+scale=${SCALE:-10}
+configs=${CONFIGS:-"tpcb-like:8 tpcb-like:32 select-only:8 select-only:32"}
+pgbench=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
+jar=bench-script/target/bench-script.jar
+java=${JAVA:-java}
+url="jdbc:postgresql://$PGHOST:$PGPORT/$PGDATABASE"
+
+psql -q -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PGDATABASE'" | grep -q 1 \
+  || psql -q -d postgres -c "CREATE DATABASE $PGDATABASE"
+"$pgbench" -i -s "$scale" -q "$PGDATABASE" > "$out/init.log" 2>&1
+
+summary="$out/runs.tsv"
+printf 'config\tpair\ttool\ttps\tcpu_s\tcpu_ms_per_txn\tmeasured_cpu_ms_per_txn\ttransactions\n' > "$summary"
+
+run_pgbench() { # builtin clients pair
+  local log="$out/$1-c$2-p$3-pgbench.log"
+  /usr/bin/time -f 'CPU %U %S' "$pgbench" -b "$1" -c "$2" -j 2 -T "$secs" -M prepared "$PGDATABASE" > "$log" 2>&1
+  local tps txn cpu
+  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$log")
+  txn=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")
+  cpu=$(awk '/^CPU /{print $2 + $3}' "$log")
+  printf '%s-c%s\t%s\tpgbench\t%s\t%s\t%s\t\t%s\n' "$1" "$2" "$3" "$tps" "$cpu" \
+    "$(awk -v c="$cpu" -v n="$txn" 'BEGIN{printf "%.4f", 1000*c/n}')" "$txn" >> "$summary"
+}
+
+run_gauntlet() { # builtin clients pair
+  local log="$out/$1-c$2-p$3-gauntlet.log" dir="$out/$1-c$2-p$3-gauntlet"
+  rm -rf "$dir"
+  /usr/bin/time -f 'CPU %U %S' "$java" -jar "$jar" run -b "$1" -c "$2" -j 2 -T "$secs" -M prepared \
+    --url "$url" --user "$PGUSER" --password "$PGPASSWORD" --out "$dir" > "$log" 2>&1
+  local tps txn cpu measured
+  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$log")
+  txn=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")
+  cpu=$(awk '/^CPU /{print $2 + $3}' "$log")
+  measured=$(python3 -c "import json,sys; print('%.4f' % json.load(open('$dir/result.json'))['metrics']['driverCpuPerOperationMs'])")
+  printf '%s-c%s\t%s\tgauntlet\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$tps" "$cpu" \
+    "$(awk -v c="$cpu" -v n="$txn" 'BEGIN{printf "%.4f", 1000*c/n}')" "$measured" "$txn" >> "$summary"
+}
+
+for config in $configs; do
+  builtin=${config%%:*}; clients=${config##*:}
+  for pair in $(seq 1 "$pairs"); do
+    echo "== $(date -u +%H:%M:%S) $builtin c$clients pair $pair"
+    if (( pair % 2 == 1 )); then run_pgbench "$builtin" "$clients" "$pair"; run_gauntlet "$builtin" "$clients" "$pair"
+    else run_gauntlet "$builtin" "$clients" "$pair"; run_pgbench "$builtin" "$clients" "$pair"; fi
+  done
+done
+column -t -s $'\t' "$summary"
