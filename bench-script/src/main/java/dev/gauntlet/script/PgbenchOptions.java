@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
 /**
  * {@code run}'s options as pgbench spells them, with pgbench's meaning. Those that are Gauntlet's own settings under
  * another name ({@code -c} is {@code --clients}, {@code -T} is {@code --duration} in seconds, {@code -t} is
- * {@code --iterations}, {@code -R} is {@code --rate}, {@code -j} is {@code --workers}, {@code -P} is
+ * {@code --iterations}, {@code -R} is {@code --rate}, {@code -P} is
  * {@code --report-every}, {@code --random-seed} is {@code --seed}, {@code --max-tries} is {@code --max-attempts})
  * are set there, and refused when both spellings are given.
  */
@@ -41,7 +41,9 @@ final class PgbenchOptions {
     Integer clients;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "NUM",
-            description = "pgbench's threads; here the worker threads (--workers) that serve the clients.")
+            description = "pgbench's threads, each multiplexing its clients' connections: reported, and used to draw "
+                    + "the random states as pgbench draws them. JDBC blocks, so every client has a worker thread of "
+                    + "its own here whatever -j says (--workers sets them).")
     Integer jobs;
 
     @Option(names = {"-T", "--time"}, paramLabel = "SECONDS", description = "pgbench's spelling of --duration, in seconds.")
@@ -209,6 +211,11 @@ final class PgbenchOptions {
         return order;
     }
 
+    /** pgbench's threads ({@code -j}, default 1), at most one per client as pgbench counts them. */
+    int threads(int clients) {
+        return Math.min(jobs == null ? 1 : jobs, clients);
+    }
+
     /**
      * Sets the run's settings pgbench's spellings gave, refusing a setting given in both spellings. pgbench's default of
      * one try holds unless a spelling of it was given.
@@ -239,11 +246,8 @@ final class PgbenchOptions {
             }
             set.rate(rate);
         }
-        if (given(parsed, "--jobs", "--workers")) {
-            if (jobs < 1) {
-                throw new BadInputException("invalid number of threads: -j " + jobs);
-            }
-            set.workers(jobs);
+        if (jobs != null && jobs < 1) {
+            throw new BadInputException("invalid number of threads: -j " + jobs);
         }
         if (given(parsed, "--progress", "--report-every")) {
             if (progress < 1) {

@@ -125,7 +125,7 @@ public final class RunCommand implements Callable<Integer> {
                 .experiments(experiments, List.of(), "The runs followed one another on the same pgbench tables.")
                 .beforeEachRun((s, cell, dir) -> beforeRun(s, dir))
                 .workload((s, cell) -> new ScriptWorkload(scripts, chosen.choice(), s.run, new PgbenchSeeding(options.seed(),
-                        s.plan.clients(), s.plan.workers(), s.scale, pgbench.defines)))
+                        s.plan.clients(), pgbench.threads(s.plan.clients()), s.scale, pgbench.defines)))
                 .parameters((s, cell) -> parameters(s))
                 .finish(this::finish)
                 .call();
@@ -240,7 +240,8 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         RunPlan plan = s.plan;
-        PgbenchSummary.Setup summary = new PgbenchSummary.Setup(s.scale, mode.option(), plan.clients(), plan.workers(),
+        PgbenchSummary.Setup summary = new PgbenchSummary.Setup(s.scale, mode.option(), plan.clients(),
+                pgbench.threads(plan.clients()),
                 options.maxAttempts(), plan.iterations() > 0 ? null : options.duration().toSeconds(),
                 plan.iterations() > 0 ? plan.iterations() : null, pgbench.latencyLimitMs, plan.openLoop(),
                 pgbench.progress != null, pgbench.perCommand, s.connectMs);

@@ -98,13 +98,32 @@ class RunCommandTest {
         }
     }
 
-    @Test
-    void aScriptOfEveryKindOfCommandRunsAsPgbenchRunsIt(@TempDir Path tmp) throws Exception {
+    private static void freshOutTable() throws Exception {
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("DROP TABLE IF EXISTS script_out");
             s.execute("CREATE TABLE script_out (client int, name text, value text)");
         }
+    }
+
+    private static List<String> rows(String sql) throws Exception {
+        List<String> seen = new ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? " " : "").append(rs.getString(i));
+                }
+                seen.add(b.toString());
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void aScriptOfEveryKindOfCommandRunsAsPgbenchRunsIt(@TempDir Path tmp) throws Exception {
+        freshOutTable();
         Path file = tmp.resolve("every.sql");
         Files.writeString(file, String.join("\n",
                 "-- every kind of command",
@@ -118,7 +137,7 @@ class RunCommandTest {
                 "  \\set branch 1",
                 "\\endif",
                 "SELECT :n::int + 1 AS plus, 'x' || :client_id AS who \\gset p_",
-                "SELECT 1 AS one \\; SELECT 2 AS two \\aset",
+                "SELECT 1 AS one, 2 AS two \\aset",
                 "\\setshell shelled echo 12",
                 "\\sleep 1 ms",
                 "\\startpipeline",
@@ -130,26 +149,64 @@ class RunCommandTest {
                 "  (:client_id, 'scale', :scale), (:client_id, 'h', :h), (:client_id, 'branch', :branch);",
                 ""));
         // -M extended: each value a parameter, so text needs no quotes (a reference in quotes would be one too).
-        CommandRun run = script(db, "run", "-n", "-f", file.toString(), "-c", "2", "-t", "3", "-M", "extended",
-                "-D", "greeting=hello", "--out", tmp.resolve("run").toString());
+        String[] args = {"-n", "-f", file.toString(), "-c", "2", "-t", "3", "-M", "extended", "-D", "greeting=hello"};
+        List<String> args2 = new ArrayList<>(List.of(args));
+        args2.addAll(List.of("--out", tmp.resolve("run").toString()));
+        CommandRun run = script(db, "run", args2.toArray(String[]::new));
         assertEquals(0, run.code(), run.err() + run.out());
         assertTrue(run.out().contains("transaction type: " + file), run.out());
-        try (Connection c = db.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT client, name, value, count(*) FROM script_out GROUP BY 1, 2, 3 "
-                     + "ORDER BY 1, 2")) {
-            List<String> seen = new ArrayList<>();
-            while (rs.next()) {
-                seen.add(rs.getInt(1) + " " + rs.getString(2) + "=" + rs.getString(3) + " x" + rs.getLong(4));
-            }
-            List<String> expected = new ArrayList<>();
-            for (int client = 0; client < 2; client++) {
-                expected.addAll(List.of(client + " branch=3 x3", client + " defined=hello x3",
-                        client + " h=" + fnv1a(42, 5) + " x3",
-                        client + " n=42 x3", client + " plus=43 x3", client + " scale=1 x3", client + " sum=15 x3",
-                        client + " who=x" + client + " x3"));
-            }
-            assertEquals(expected, seen);
+        String table = "SELECT client, name, value, count(*) FROM script_out GROUP BY 1, 2, 3 ORDER BY 1, 2";
+        List<String> gauntlet = rows(table);
+        List<String> expected = new ArrayList<>();
+        for (int client = 0; client < 2; client++) {
+            expected.addAll(List.of(client + " branch 3 3", client + " defined hello 3",
+                    client + " h " + fnv1a(42, 5) + " 3", client + " n 42 3", client + " plus 43 3",
+                    client + " scale 1 3", client + " sum 15 3", client + " who x" + client + " 3"));
         }
+        assertEquals(expected, gauntlet);
+
+        // pgbench itself, where there is one, leaves the same rows.
+        RealPgbench pgbench = RealPgbench.require();
+        freshOutTable();
+        pgbench.succeed(db, args);
+        assertEquals(gauntlet, rows(table));
+    }
+
+    @Test
+    void theSimpleProtocolWritesValuesIntoTheTextAsPgbenchDoes(@TempDir Path tmp) throws Exception {
+        freshOutTable();
+        Path file = tmp.resolve("simple.sql");
+        Files.writeString(file, String.join("\n",
+                "\\set x 7",
+                "SELECT 1 AS one \\; SELECT 'two:x' AS two \\aset",
+                "SELECT 'a' AS letter \\; SELECT 'b' AS letter \\gset g_",
+                "INSERT INTO script_out VALUES (:client_id, 'quoted', ':x'), (:client_id, 'aset', :one || ' ' || ':two'),",
+                "  (:client_id, 'gset', ':g_letter'), (:client_id, 'cast', 3::text), (:client_id, 'nothing', ':nothing');",
+                ""));
+        String[] args = {"-n", "-f", file.toString(), "-c", "1", "-t", "2"};
+        CommandRun run = script(db, "run", args);
+        assertEquals(0, run.code(), run.err() + run.out());
+        String table = "SELECT client, name, value, count(*) FROM script_out GROUP BY 1, 2, 3 ORDER BY 1, 2";
+        List<String> gauntlet = rows(table);
+        RealPgbench pgbench = RealPgbench.require();
+        freshOutTable();
+        pgbench.succeed(db, args);
+        assertEquals(rows(table), gauntlet);
+        // Even inside the literal 'two:x' the :x is substituted (by both), as is ':x'; ':nothing' is left as written.
+        assertEquals(List.of("0 aset 1 two7 2", "0 cast 3 2", "0 gset b 2", "0 nothing :nothing 2", "0 quoted 7 2"),
+                gauntlet);
+    }
+
+    @Test
+    void theSameSeedDrawsPgbenchsTransactions(@TempDir Path tmp) throws Exception {
+        String history = "SELECT aid, tid, bid, delta, count(*) FROM pgbench_history GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4";
+        CommandRun run = script(db, "run", "-c", "3", "-j", "3", "-t", "40", "--random-seed", "20261202", "--out",
+                tmp.resolve("run").toString());
+        assertEquals(0, run.code(), run.err() + run.out());
+        List<String> gauntlet = rows(history);
+        assertEquals(120, gauntlet.stream().mapToLong(r -> Long.parseLong(r.substring(r.lastIndexOf(' ') + 1))).sum());
+        RealPgbench.require().succeed(db, "-c", "3", "-j", "3", "-t", "40", "--random-seed", "20261202");
+        assertEquals(gauntlet, rows(history), "pgbench with the same seed ran the same 120 transactions");
     }
 
     /** pgbench's hash_fnv1a, written out: FNV-1a over the value's 8 bytes, low byte first, offset basis xor seed. */

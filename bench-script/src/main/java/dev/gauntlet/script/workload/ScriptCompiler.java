@@ -39,7 +39,7 @@ public final class ScriptCompiler {
 
     private static Instruction instruction(Script script, int i, Command c, boolean last, Instruction[] code) {
         if (c instanceof Command.Sql s) {
-            return new SqlInstruction(i, s.text(), s.results());
+            return new SqlInstruction(i, s.text(), s.compound(), s.results());
         } else if (c instanceof Command.Set s) {
             return new Meta.Set(i, s.variable(), expression(script, s, s.expression(), last));
         } else if (c instanceof Command.Sleep s) {

@@ -24,11 +24,18 @@ final class SqlInstruction implements Instruction {
     private final SqlText sql;
     /** The {@code \gset} or {@code \aset} after the command, or null. */
     private final ResultVariables into;
+    /** The variables each parameter takes, in order (extended and prepared modes). */
+    private final List<String> parameters;
 
-    SqlInstruction(int command, SqlText sql, ResultVariables into) {
+    /** A {@code \;} compound: several queries in one message, which only the simple protocol takes. */
+    private final boolean compound;
+
+    SqlInstruction(int command, SqlText sql, boolean compound, ResultVariables into) {
         this.command = command;
+        this.compound = compound;
         this.sql = sql;
         this.into = into;
+        this.parameters = List.copyOf(sql.parameterNames());
     }
 
     @Override
@@ -63,10 +70,14 @@ final class SqlInstruction implements Instruction {
             }
             return NEXT;
         }
+        if (compound) {
+            // pgbench sends the compound as one statement to parse, which the server refuses; pgjdbc would split it.
+            throw new ScriptException("ERROR:  cannot insert multiple commands into a prepared statement");
+        }
         PreparedStatement p = x.mode == QueryMode.PREPARED ? x.client.prepared(c, this)
                 : c.prepareStatement(jdbcText());
         try {
-            List<String> names = sql.parameterNames();
+            List<String> names = parameters;
             for (int i = 0; i < names.size(); i++) {
                 // An undefined variable is a NULL parameter, as pgbench sends it.
                 p.setObject(i + 1, x.client.variables.text(names.get(i)), Types.OTHER);
