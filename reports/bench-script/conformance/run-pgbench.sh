@@ -115,6 +115,34 @@ syntax_errors() {
   done <"$here/syntax-errors.txt"
 }
 
+# --- deep nesting: where pgbench's parser runs out of stack (10,000 states), "PREFIX" N times, ATOM, "SUFFIX" N times
+DEEP=(
+  "(|1|)|9997" "(|1|)|9998" "- |1||9997" "- |1||9998" "- |1||9999" "- |1||12000" "abs(|1|)|4998" "abs(|1|)|4999"
+  "not |true||9997" "not |true||9998" "least(,|1|)|2499" "least(,|1|)|2500" "case when true then |1| end|2499"
+  "case when true then |1| end|2500" "1 + (|2|)|4998" "1 + (|2|)|4999"
+)
+repeat() {
+  local text="" i
+  for ((i = 0; i < $2; i++)); do text+=$1; done
+  printf '%s' "$text"
+}
+deep() {
+  local entry prefix atom suffix n msg caret
+  printf '# %s, each row: a file "\\set x EXPR" + newline (run-pgbench.sh)\n' "$version"
+  printf '# prefix\tatom\tsuffix\trepeats\tmessage, or ok\tcaret column from the start of the expression\n'
+  for entry in "${DEEP[@]}"; do
+    IFS='|' read -r prefix atom suffix n <<<"$entry"
+    printf '\\set x %s%s%s\n' "$(repeat "$prefix" "$n")" "$atom" "$(repeat "$suffix" "$n")" >"$work/d.sql"
+    if "$PGBENCH" -n -t 1 -f "$work/d.sql" >"$work/out" 2>"$work/err"; then
+      printf '%s\t%s\t%s\t%s\tok\t\n' "$prefix" "$atom" "$suffix" "$n"
+    else
+      msg=$(grep -m 1 '^pgbench: error: ' "$work/err" | sed -e 's/^pgbench: error: [^:]*:1: //' -e 's/ in command "set"$//')
+      caret=$(grep -m 1 ' error found here$' "$work/err" | awk '{ print index($0, "^") - 1 }')
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$prefix" "$atom" "$suffix" "$n" "$msg" "$((caret - 7))"
+    fi
+  done
+}
+
 # --- fuzz: the random expressions of fuzz-expressions.txt, with -D x=3 -D y=2.5, whatever pgbench makes of them ---
 fuzz() {
   local expr events outcome text column
@@ -256,6 +284,8 @@ expressions >"$out/expressions.tsv"
 echo "expressions: $(grep -vc '^#' "$out/expressions.tsv") rows" >&2
 syntax_errors >"$out/syntax-errors.tsv"
 echo "syntax errors: $(grep -vc '^#' "$out/syntax-errors.tsv") rows" >&2
+deep >"$out/deep-nesting.tsv"
+echo "deep nesting: $(grep -vc '^#' "$out/deep-nesting.tsv") rows" >&2
 fuzz >"$out/fuzz.tsv"
 echo "fuzz: $(grep -vc '^#' "$out/fuzz.tsv") rows" >&2
 sequences >"$out/sequences.tsv"
