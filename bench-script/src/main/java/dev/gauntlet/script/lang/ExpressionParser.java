@@ -21,6 +21,9 @@ import java.util.List;
  * <p>Errors are found where pgbench finds them: a function's unknown name as soon as it is read, its number of
  * arguments at its closing parenthesis, a syntax error at the first token that cannot continue the expression, and
  * an error of the scanner (which pgbench reports over any other, the last of them) where the scanner found it.
+ * Nesting is limited as pgbench's parser limits it: {@code memory exhausted} once its stack would hold 10,000
+ * states (about 10,000 parentheses or prefix operators, 5,000 nested calls), at the token that would overflow it.
+ * An expression of more than 1,000 tokens is parsed on a thread of its own with a 64 MB stack.
  */
 public final class ExpressionParser {
 
