@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Runs PostgreSQL 15's pgbench over the expressions of expressions.txt and the malformed \set lines of
-# syntax-errors.txt, draws random sequences, histograms and per-thread choices from it, and writes what it printed
-# into bench-script/src/test/resources/conformance/, where ExpressionConformanceTest (and its siblings) compare the
+# Runs PostgreSQL 15's pgbench over the expressions of expressions.txt, the malformed \set lines of
+# syntax-errors.txt and the random expressions of fuzz-expressions.txt (written by fuzz-expressions.py), draws
+# random sequences, histograms and per-thread choices from it, and writes what it printed into
+# bench-script/src/test/resources/conformance/, where ExpressionConformanceTest (and its siblings) compare the
 # Java implementation with it. The files written are committed, so the tests need no pgbench.
 #
 # Needs pgbench and psql of PostgreSQL 15 and a server to connect to (pgbench insists on a connection even for
 # scripts without SQL); the server's version does not matter. Connection from the usual libpq variables, by default
-# PGHOST=localhost PGUSER=bench PGPASSWORD=bench PGDATABASE=conformance. It creates and drops three tables there
-# (expr_seq, expr_choice, expr_unused).
+# PGHOST=localhost PGUSER=bench PGPASSWORD=bench PGDATABASE=conformance. It creates and drops two tables there
+# (expr_seq, expr_choice).
 #
-#   reports/bench-script/conformance/run-pgbench.sh            # all, about a minute and a half
+#   reports/bench-script/conformance/run-pgbench.sh            # all, about 40 seconds
 #   PGBENCH=/path/to/pgbench PSQL=/path/to/psql reports/bench-script/conformance/run-pgbench.sh
 set -euo pipefail
 
@@ -114,6 +115,65 @@ syntax_errors() {
   done <"$here/syntax-errors.txt"
 }
 
+# --- deep nesting: where pgbench's parser runs out of stack (10,000 states), "PREFIX" N times, ATOM, "SUFFIX" N times
+DEEP=(
+  "(|1|)|9997" "(|1|)|9998" "- |1||9997" "- |1||9998" "- |1||9999" "- |1||12000" "abs(|1|)|4998" "abs(|1|)|4999"
+  "not |true||9997" "not |true||9998" "least(,|1|)|2499" "least(,|1|)|2500" "case when true then |1| end|2499"
+  "case when true then |1| end|2500" "1 + (|2|)|4998" "1 + (|2|)|4999"
+)
+repeat() {
+  local text="" i
+  for ((i = 0; i < $2; i++)); do text+=$1; done
+  printf '%s' "$text"
+}
+deep() {
+  local entry prefix atom suffix n msg caret
+  printf '# %s, each row: a file "\\set x EXPR" + newline (run-pgbench.sh)\n' "$version"
+  printf '# prefix\tatom\tsuffix\trepeats\tmessage, or ok\tcaret column from the start of the expression\n'
+  for entry in "${DEEP[@]}"; do
+    IFS='|' read -r prefix atom suffix n <<<"$entry"
+    printf '\\set x %s%s%s\n' "$(repeat "$prefix" "$n")" "$atom" "$(repeat "$suffix" "$n")" >"$work/d.sql"
+    if "$PGBENCH" -n -t 1 -f "$work/d.sql" >"$work/out" 2>"$work/err"; then
+      printf '%s\t%s\t%s\t%s\tok\t\n' "$prefix" "$atom" "$suffix" "$n"
+    else
+      msg=$(grep -m 1 '^pgbench: error: ' "$work/err" | sed -e 's/^pgbench: error: [^:]*:1: //' -e 's/ in command "set"$//')
+      caret=$(grep -m 1 ' error found here$' "$work/err" | awk '{ print index($0, "^") - 1 }')
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$prefix" "$atom" "$suffix" "$n" "$msg" "$((caret - 7))"
+    fi
+  done
+}
+
+# --- fuzz: the random expressions of fuzz-expressions.txt, with -D x=3 -D y=2.5, whatever pgbench makes of them ---
+fuzz() {
+  local expr events outcome text column
+  printf '# %s, each row: pgbench -n -t 1 -c 1 -j 1 --random-seed=%s -D x=3 -D y=2.5 (run-pgbench.sh)\n' \
+    "$version" "$EXPR_SEED"
+  printf '# expression\toutcome\tvalue, error or syntax error\tcaret column\tdebug() inside it\n'
+  while IFS= read -r expr; do
+    printf '\\set r %s\n\\set r debug(:r)\n' "$expr" >"$work/f.sql"
+    "$PGBENCH" -n -t 1 -c 1 -j 1 --random-seed="$EXPR_SEED" -D x=3 -D y=2.5 -f "$work/f.sql" \
+      >"$work/out" 2>"$work/err" || true
+    events=$(grep '^debug(script=0,command=1): ' "$work/err" | sed 's/^debug([^)]*): //' |
+      awk 'NR > 1 { printf " | " } { printf "%s", $0 }') || true
+    column=""
+    if grep -q ' error found here$' "$work/err"; then
+      outcome="syntax error"
+      text=$(grep -m 1 '^pgbench: error: ' "$work/err" |
+        sed -e 's/^pgbench: error: [^:]*:1: //' -e 's/ in command "set"$//')
+      column=$(($(grep -m 1 ' error found here$' "$work/err" | awk '{ print index($0, "^") - 1 }') - 7))
+      events=""
+    elif grep -q 'aborted in command' "$work/err"; then
+      outcome=error
+      text=$(grep '^pgbench: error: ' "$work/err" | grep -v 'aborted in command' | grep -v 'Run was aborted' |
+        head -n 1 | sed 's/^pgbench: error: //') || true
+    else
+      outcome=value
+      text=$(grep '^debug(script=0,command=2): ' "$work/err" | sed 's/^debug([^)]*): //')
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$expr" "$outcome" "$text" "$column" "$events"
+  done <"$here/fuzz-expressions.txt"
+}
+
 # --- sequences: each client's values of a function over SEQ_LENGTH draws, read back from a table ----------------
 FUNCTIONS=(
   "uniform|random(1, 1000000000)"
@@ -163,8 +223,9 @@ sequences() {
       count=$(awk -F, '{ print NF }' <<<"$csv")
       digest=$(printf '%s' "$csv" | sha256sum | cut -d' ' -f1)
       kept=$csv
-      # every value of c1j1, and of clients 0 and 3 of -c 4 -j 1; a digest and a prefix of the others
-      if ! [[ $tag == c1j1* || ($tag == c4j1* && ($client == 0 || $client == 3)) ]]; then
+      # every value of c1j1 (client 0, whose state is the same in every configuration) and of client 3 of -c 4 -j 1;
+      # a digest and a prefix of the others
+      if ! [[ $tag == c1j1* || ($tag == c4j1* && $client == 3) ]]; then
         kept=$(cut -d, -f1-"$SEQ_KEPT" <<<"$csv")
       fi
       printf '%s\t%s\t%s\t%s\t%s\n' "$tag" "$client" "$count" "$digest" "$kept"
@@ -223,6 +284,10 @@ expressions >"$out/expressions.tsv"
 echo "expressions: $(grep -vc '^#' "$out/expressions.tsv") rows" >&2
 syntax_errors >"$out/syntax-errors.tsv"
 echo "syntax errors: $(grep -vc '^#' "$out/syntax-errors.tsv") rows" >&2
+deep >"$out/deep-nesting.tsv"
+echo "deep nesting: $(grep -vc '^#' "$out/deep-nesting.tsv") rows" >&2
+fuzz >"$out/fuzz.tsv"
+echo "fuzz: $(grep -vc '^#' "$out/fuzz.tsv") rows" >&2
 sequences >"$out/sequences.tsv"
 echo "sequences: $(grep -vc '^#' "$out/sequences.tsv") rows" >&2
 histograms >"$out/histograms.tsv"

@@ -92,11 +92,6 @@ enum BuiltinFunction {
         return fixedArguments;
     }
 
-    /** Whether pgbench evaluates this function's arguments lazily ({@code AND}, {@code OR}, {@code CASE}). */
-    boolean lazy() {
-        return this == AND || this == OR || this == CASE;
-    }
-
     /**
      * The function a name calls.
      *
@@ -105,27 +100,11 @@ enum BuiltinFunction {
      */
     static BuiltinFunction named(String name) {
         for (BuiltinFunction function : values()) {
-            if (equalsAsciiIgnoreCase(function.pgbenchName, name)) {
+            if (function.pgbenchName.length() == name.length()
+                    && NumberText.regionEqualsIgnoreAsciiCase(name, function.pgbenchName, name.length())) {
                 return function;
             }
         }
         return null;
-    }
-
-    /** {@code pg_strcasecmp} in the "C" locale: only ASCII letters fold. */
-    private static boolean equalsAsciiIgnoreCase(String a, String b) {
-        if (a.length() != b.length()) {
-            return false;
-        }
-        for (int i = 0; i < a.length(); i++) {
-            if (foldAscii(a.charAt(i)) != foldAscii(b.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static char foldAscii(char c) {
-        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }
 }

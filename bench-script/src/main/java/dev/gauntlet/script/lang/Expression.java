@@ -9,6 +9,11 @@ package dev.gauntlet.script.lang;
  * <p>Expressions are immutable and may be evaluated by many clients at once, each with its own {@link Evaluation}.
  * {@link #toString()} shows the tree as pgbench builds it (operators as the functions they are, with their
  * arguments in pgbench's order: {@code a > b} is {@code <(b, a)}).
+ *
+ * <p>Evaluation recurses once per level of nesting, as pgbench's does. pgbench's parser accepts nesting up to some
+ * 10,000 levels ({@code - - ... - 1} with 9,997 minus signs), which it evaluates on its 8 MB stack; here a thread
+ * with the JVM's default 1 MB stack overflows past about 5,000 levels, so a runner of such scripts should give its
+ * client threads a larger stack. ({@link ExpressionParser} parses deep expressions on a thread of its own.)
  */
 public interface Expression {
 

@@ -141,7 +141,8 @@ final class ExpressionLexer {
             position = end;
             String word = text.substring(start, end);
             for (int k = 0; k < KEYWORDS.length; k++) {
-                if (equalsAscii(word, KEYWORDS[k])) {
+                if (word.length() == KEYWORDS[k].length()
+                        && NumberText.regionEqualsIgnoreAsciiCase(word, KEYWORDS[k], word.length())) {
                     Value value = KEYWORD_KINDS[k] == Kind.BOOLEAN ? Value.ofBoolean(k == 12) : null;
                     return new Token(KEYWORD_KINDS[k], word, start, end, value);
                 }
@@ -281,19 +282,5 @@ final class ExpressionLexer {
 
     private static boolean isAlnum(char c) {
         return isAlpha(c) || NumberText.isDigit(c);
-    }
-
-    private static boolean equalsAscii(String word, String keyword) {
-        if (word.length() != keyword.length()) {
-            return false;
-        }
-        for (int i = 0; i < word.length(); i++) {
-            char c = word.charAt(i);
-            char lower = c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
-            if (lower != keyword.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -21,6 +21,9 @@ import java.util.List;
  * <p>Errors are found where pgbench finds them: a function's unknown name as soon as it is read, its number of
  * arguments at its closing parenthesis, a syntax error at the first token that cannot continue the expression, and
  * an error of the scanner (which pgbench reports over any other, the last of them) where the scanner found it.
+ * Nesting is limited as pgbench's parser limits it: {@code memory exhausted} once its stack would hold 10,000
+ * states (about 10,000 parentheses or prefix operators, 5,000 nested calls), at the token that would overflow it.
+ * An expression of more than 1,000 tokens is parsed on a thread of its own with a 64 MB stack.
  */
 public final class ExpressionParser {
 
@@ -32,9 +35,19 @@ public final class ExpressionParser {
     /** How an operator groups with another of its precedence. */
     private enum Associativity { LEFT, RIGHT, NONE }
 
+    /** Beyond this many tokens an expression is parsed on a thread of its own, with a deep stack. */
+    private static final int DEEP_TOKENS = 1000;
+    /** That thread's stack: enough for the deepest nesting pgbench's stack allows. */
+    private static final long DEEP_STACK_BYTES = 64L << 20;
+
+    /** The most states bison's stack holds (YYMAXDEPTH): a parse that would need more is "memory exhausted". */
+    private static final int MAX_DEPTH = 10000;
+
     private final ExpressionLexer lexer;
     private final List<Token> tokens;
     private int next;
+    /** How many states pgbench's parser would have on its stack, its initial state included. */
+    private int depth = 1;
 
     private ExpressionParser(ExpressionLexer lexer, List<Token> tokens) {
         this.lexer = lexer;
@@ -64,8 +77,44 @@ public final class ExpressionParser {
     public static Expression parse(String text, boolean endsAtEndOfFile) throws ScriptSyntaxException {
         ExpressionLexer lexer = ExpressionLexer.scanner(text, endsAtEndOfFile);
         ExpressionParser parser = new ExpressionParser(lexer, lexer.scanAll());
-        Expression expression = parser.expression(0, Associativity.NONE);
-        parser.expect(Kind.EOL);
+        if (parser.tokens.size() <= DEEP_TOKENS) {
+            return parser.parseAll();
+        }
+        // nested up to pgbench's limit, the recursion needs more stack than a thread usually has
+        Expression[] parsed = new Expression[1];
+        Throwable[] failed = new Throwable[1];
+        Thread thread = new Thread(null, () -> {
+            try {
+                parsed[0] = parser.parseAll();
+            } catch (ScriptSyntaxException | RuntimeException | Error e) {
+                failed[0] = e;
+            }
+        }, "pgbench-expression-parser", DEEP_STACK_BYTES);
+        thread.start();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while parsing an expression", e);
+        }
+        if (failed[0] instanceof ScriptSyntaxException) {
+            throw (ScriptSyntaxException) failed[0];
+        }
+        if (failed[0] instanceof RuntimeException) {
+            throw (RuntimeException) failed[0];
+        }
+        if (failed[0] != null) {
+            throw (Error) failed[0];
+        }
+        return parsed[0];
+    }
+
+    private Expression parseAll() throws ScriptSyntaxException {
+        Expression expression = expression(0, Associativity.NONE);
+        Token end = take();
+        if (end.kind() != Kind.EOL) {
+            throw syntaxError(end);
+        }
         return expression;
     }
 
@@ -77,12 +126,26 @@ public final class ExpressionParser {
         return tokens.get(next++);
     }
 
-    private Token expect(Kind kind) throws ScriptSyntaxException {
+    /** Takes the next token onto the parser's stack, as bison shifts it: one state more. */
+    private Token shift() throws ScriptSyntaxException {
         Token token = take();
-        if (token.kind() != kind) {
-            throw syntaxError(token);
-        }
+        push(token);
         return token;
+    }
+
+    /** One state more on bison's stack (a token shifted, or an empty argument list), with the lookahead given. */
+    private void push(Token lookahead) throws ScriptSyntaxException {
+        depth++;
+        if (depth >= MAX_DEPTH) {
+            throw new ScriptSyntaxException("memory exhausted", null, lexer.caret(lookahead));
+        }
+    }
+
+    private Token expect(Kind kind) throws ScriptSyntaxException {
+        if (peek().kind() != kind) {
+            throw syntaxError(take());
+        }
+        return shift();
     }
 
     private ScriptSyntaxException syntaxError(Token token) {
@@ -95,6 +158,7 @@ public final class ExpressionParser {
      */
     private Expression expression(int contextPrecedence, Associativity contextAssociativity)
             throws ScriptSyntaxException {
+        int base = depth;
         Expression left = prefix();
         while (true) {
             Token token = peek();
@@ -110,13 +174,14 @@ public final class ExpressionParser {
                     throw syntaxError(token);
                 }
             }
-            take();
+            shift();
             if (precedence == 4) {
                 left = postfix(token, left);
             } else {
                 Expression right = expression(precedence, precedence == 5 ? Associativity.NONE : Associativity.LEFT);
                 left = binary(token.kind(), left, right);
             }
+            depth = base + 1;
         }
     }
 
@@ -155,8 +220,34 @@ public final class ExpressionParser {
         }
     }
 
+    /** An operand: a constant, a variable, a call, a CASE, a parenthesis, or a prefix operator and its operand. */
     private Expression prefix() throws ScriptSyntaxException {
+        int base = depth;
+        Expression operand = operand();
+        depth = base + 1;
+        return operand;
+    }
+
+    private Expression operand() throws ScriptSyntaxException {
         Token token = take();
+        switch (token.kind()) {
+            case LEFT_PAREN:
+            case PLUS:
+            case MINUS:
+            case TILDE:
+            case NOT:
+            case NULL:
+            case BOOLEAN:
+            case INTEGER:
+            case DOUBLE:
+            case VARIABLE:
+            case FUNCTION:
+            case CASE:
+                push(token);
+                break;
+            default:
+                throw syntaxError(token);
+        }
         switch (token.kind()) {
             case LEFT_PAREN:
                 Expression inner = expression(0, Associativity.NONE);
@@ -166,7 +257,7 @@ public final class ExpressionParser {
                 return expression(UNARY, Associativity.RIGHT);
             case MINUS:
                 if (peek().kind() == Kind.MAXINT_PLUS_ONE) {
-                    take();
+                    shift();
                     return new Constant(Value.ofInt(Long.MIN_VALUE));
                 }
                 return call(BuiltinFunction.SUB, new Constant(Value.ofInt(0)), expression(UNARY, Associativity.RIGHT));
@@ -202,7 +293,7 @@ public final class ExpressionParser {
         }
         boolean negated = peek().kind() == Kind.NOT;
         if (negated) {
-            take();
+            shift();
         }
         Token what = take();
         Value against;
@@ -213,6 +304,7 @@ public final class ExpressionParser {
         } else {
             throw syntaxError(what);
         }
+        push(what);
         Expression is = call(BuiltinFunction.IS, operand, new Constant(against));
         return negated ? call(BuiltinFunction.NOT, is) : is;
     }
@@ -269,25 +361,27 @@ public final class ExpressionParser {
             throw new ScriptSyntaxException("unexpected function name", name.text(), lexer.caret(name));
         }
         expect(Kind.LEFT_PAREN);
+        int list = depth + 1; // the stack's depth once the argument list is one symbol
         List<Expression> arguments = new ArrayList<>();
-        Token close;
-        if (peek().kind() == Kind.RIGHT_PAREN) {
-            close = take();
+        Kind first = peek().kind();
+        if (first == Kind.RIGHT_PAREN || first == Kind.COMMA) {
+            push(peek()); // the empty list, reduced before the parenthesis or comma is shifted
         } else {
-            if (peek().kind() != Kind.COMMA) {
-                arguments.add(expression(0, Associativity.NONE));
+            arguments.add(expression(0, Associativity.NONE));
+        }
+        Token close;
+        while (true) {
+            Token token = take();
+            if (token.kind() != Kind.RIGHT_PAREN && token.kind() != Kind.COMMA) {
+                throw syntaxError(token);
             }
-            while (true) {
-                Token token = take();
-                if (token.kind() == Kind.RIGHT_PAREN) {
-                    close = token;
-                    break;
-                }
-                if (token.kind() != Kind.COMMA) {
-                    throw syntaxError(token);
-                }
-                arguments.add(expression(0, Associativity.NONE));
+            depth = list;
+            push(token);
+            if (token.kind() == Kind.RIGHT_PAREN) {
+                close = token;
+                break;
             }
+            arguments.add(expression(0, Associativity.NONE));
         }
         checkArguments(function, arguments, lexer.caret(close));
         return new FunctionCall(function, arguments);
@@ -328,26 +422,31 @@ public final class ExpressionParser {
 
     /** {@code CASE WHEN c THEN r [WHEN c THEN r]... [ELSE e] END}, the CASE already read. */
     private Expression caseWhen() throws ScriptSyntaxException {
+        int list = depth + 1; // the stack's depth once the WHEN ... THEN ... pairs are one symbol
         List<Expression> arguments = new ArrayList<>();
         expect(Kind.WHEN);
         while (true) {
             arguments.add(expression(0, Associativity.NONE));
             expect(Kind.THEN);
             arguments.add(expression(0, Associativity.NONE));
-            Token token = take();
+            depth = list;
+            Token token = peek();
             if (token.kind() == Kind.WHEN) {
+                shift();
                 continue;
             }
             if (token.kind() == Kind.ELSE) {
+                shift();
                 arguments.add(expression(0, Associativity.NONE));
                 expect(Kind.END);
                 break;
             }
             if (token.kind() == Kind.END) {
+                shift();
                 arguments.add(new Constant(Value.NULL));
                 break;
             }
-            throw syntaxError(token);
+            throw syntaxError(take());
         }
         return new FunctionCall(BuiltinFunction.CASE, arguments);
     }

@@ -242,7 +242,26 @@ final class NumberText {
     }
 
     private static boolean startsWithIgnoreCase(String s, String prefix) {
-        return s.regionMatches(true, 0, prefix, 0, prefix.length());
+        return s.length() >= prefix.length() && regionEqualsIgnoreAsciiCase(s, prefix, prefix.length());
+    }
+
+    /**
+     * Whether the first {@code length} characters of a text are those of a lower-case ASCII word, in any case, as
+     * PostgreSQL's {@code pg_strncasecmp} and glibc compare them (only ASCII letters fold).
+     *
+     * @param text   the text, at least {@code length} long
+     * @param word   the word, lower case, at least {@code length} long
+     * @param length how many characters to compare
+     * @return whether they match
+     */
+    static boolean regionEqualsIgnoreAsciiCase(String text, String word, int length) {
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if ((c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c) != word.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A number read from the front of a text: its magnitude, how many characters it took, whether ERANGE. */

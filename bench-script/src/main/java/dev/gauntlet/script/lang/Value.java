@@ -202,14 +202,14 @@ public final class Value {
         if (length == 0) {
             throw new ScriptException("");
         }
-        if (text.equalsIgnoreCase("null")) {
+        if (isWordIgnoreCase(text, "null")) {
             return NULL;
         }
-        if (isPrefixIgnoreCase(text, "true") || isPrefixIgnoreCase(text, "yes") || text.equalsIgnoreCase("on")) {
+        if (isPrefixIgnoreCase(text, "true") || isPrefixIgnoreCase(text, "yes") || isWordIgnoreCase(text, "on")) {
             return TRUE;
         }
-        if (isPrefixIgnoreCase(text, "false") || isPrefixIgnoreCase(text, "no") || text.equalsIgnoreCase("off")
-                || text.equalsIgnoreCase("of")) {
+        if (isPrefixIgnoreCase(text, "false") || isPrefixIgnoreCase(text, "no") || isWordIgnoreCase(text, "off")
+                || isWordIgnoreCase(text, "of")) {
             return FALSE;
         }
         if (looksLikeInt(text)) {
@@ -231,7 +231,11 @@ public final class Value {
     }
 
     private static boolean isPrefixIgnoreCase(String text, String word) {
-        return text.length() <= word.length() && word.regionMatches(true, 0, text, 0, text.length());
+        return text.length() <= word.length() && NumberText.regionEqualsIgnoreAsciiCase(text, word, text.length());
+    }
+
+    private static boolean isWordIgnoreCase(String text, String word) {
+        return text.length() == word.length() && NumberText.regionEqualsIgnoreAsciiCase(text, word, text.length());
     }
 
     /** pgbench's {@code is_an_int}: spaces, a sign, digits, nothing else (so "", "-" and " " pass). */

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The random functions draw here what they drew in the real pgbench 15 (conformance/sequences.tsv, from
  * run-pgbench.sh): every client of {@code -c 1 -j 1}, {@code -c 4 -j 1}, {@code -c 4 -j 2} and {@code -c 3 -j 2}
  * with {@code --random-seed=2024}, 2000 values of each function in a row, compared value by value where the file
- * keeps them all (client 0 of -c 1, clients 0 and 3 of -c 4 -j 1) and by the SHA-256 of all of them plus their
+ * keeps them all (client 0 of -c 1, whose state is every configuration's client 0, and client 3 of -c 4 -j 1) and by the SHA-256 of all of them plus their
  * first 20 elsewhere; and {@code permute(i, 1000)} for i in 0..999 with {@code :default_seed} and with a seed.
  * Also each thread's states: the scripts chosen by weight and the transactions sampled into the log.
  */
