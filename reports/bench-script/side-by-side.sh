@@ -6,7 +6,8 @@
 #
 #   reports/bench-script/side-by-side.sh [OUT_DIR]
 # Environment: PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE (default localhost 5432 bench bench bench_script_sbs),
-#              SECONDS_PER_RUN (60), PAIRS (3), SCALE (10), CONFIGS ("tpcb-like:8 tpcb-like:32 select-only:8 select-only:32")
+#              SECONDS_PER_RUN (60), PAIRS (3), SCALE (10), CONFIGS ("tpcb-like:8 tpcb-like:32 select-only:8 select-only:32"),
+#              SSLMODE (unset: both tools' default, TLS where the server offers it; disable: neither uses TLS)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-reports/bench-script/side-by-side}
@@ -21,10 +22,12 @@ pgbench=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
 jar=bench-script/target/bench-script.jar
 java=${JAVA:-java}
 url="jdbc:postgresql://$PGHOST:$PGPORT/$PGDATABASE"
+# SSLMODE=disable: both tools without TLS (default: libpq's and pgjdbc's own default, prefer, which uses TLS here)
+if [ -n "${SSLMODE:-}" ]; then export PGSSLMODE=$SSLMODE; url="$url?sslmode=$SSLMODE"; fi
 
 psql -q -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PGDATABASE'" | grep -q 1 \
   || psql -q -d postgres -c "CREATE DATABASE $PGDATABASE"
-"$pgbench" -i -s "$scale" -q "$PGDATABASE" > "$out/init.log" 2>&1
+[ -n "${SKIP_INIT:-}" ] || "$pgbench" -i -s "$scale" -q "$PGDATABASE" > "$out/init.log" 2>&1
 
 summary="$out/runs.tsv"
 printf 'config\tpair\ttool\ttps\tcpu_s\tcpu_ms_per_txn\tmeasured_cpu_ms_per_txn\ttransactions\n' > "$summary"

@@ -145,7 +145,8 @@ public final class RunCommand implements Callable<Integer> {
             long start = System.nanoTime();
             db.settings().connect().close();
             double connectMs = (System.nanoTime() - start) / 1e6;
-            ScriptRun run = new ScriptRun(mode, pgbench.perCommand, plan.openLoop(), System.err, scripts);
+            ScriptRun run = new ScriptRun(mode, pgbench.perCommand, plan.openLoop(), pgbench.verboseErrors, System.err,
+                    scripts);
             return new Setup(db, scale, connectMs, run, plan);
         } catch (SQLException e) {
             throw new RunFailedException("cannot read the pgbench tables: " + SqlStates.message(e), e);
@@ -225,8 +226,10 @@ public final class RunCommand implements Callable<Integer> {
             notes.add("no transaction is skipped under -L: pgbench with -R skips those already -L behind schedule, "
                     + "Gauntlet runs every one and counts it late");
         }
-        notes.add("the run was primed before it was measured (--prime), and priming's transactions are not in the "
-                + "figures; pgbench measures from its first transaction");
+        if (!s.plan.prime().isZero()) {
+            notes.add("the run was primed before it was measured (--prime), and priming's transactions are not in "
+                    + "the figures; pgbench measures from its first transaction");
+        }
         return notes;
     }
 
@@ -244,7 +247,7 @@ public final class RunCommand implements Callable<Integer> {
                 pgbench.threads(plan.clients()),
                 options.maxAttempts(), plan.iterations() > 0 ? null : options.duration().toSeconds(),
                 plan.iterations() > 0 ? plan.iterations() : null, pgbench.latencyLimitMs, plan.openLoop(),
-                pgbench.progress != null, pgbench.perCommand, s.connectMs);
+                pgbench.progress != null, pgbench.perCommand, pgbench.failuresDetailed, s.connectMs);
         System.out.println();
         System.out.print(PgbenchSummary.text(r, summary, scripts, s.run));
         long total = scripts.stream().mapToLong(sc -> r.operation(sc.operation()).map(o -> o.count()).orElse(0L)).sum();

@@ -112,7 +112,7 @@ public final class RunReport {
         }
         md.append(".\n\n");
         if (run.parameters().get(NOTES) instanceof java.util.List<?> notes) {
-            notes.forEach(n -> md.append("**Note:** ").append(n).append("\n\n"));
+            notes.forEach(n -> md.append("**Note:** ").append(n).append(".\n\n"));
         }
         Object incomplete = run.parameters().get(RecoveredRun.INCOMPLETE);
         if (incomplete != null) {

@@ -24,7 +24,7 @@ public final class PgbenchSummary {
     /** How the run was set up, as pgbench's header reports it. */
     public record Setup(long scale, String queryMode, int clients, int threads, int maxTries, Long durationSeconds,
                         Long transactionsPerClient, Double latencyLimitMs, boolean throttled, boolean progress,
-                        boolean perCommand, double initialConnectionMs) {
+                        boolean perCommand, boolean failuresDetailed, double initialConnectionMs) {
     }
 
     private PgbenchSummary() {
@@ -64,6 +64,12 @@ public final class PgbenchSummary {
                     s.transactionsPerClient() * s.clients());
         }
         line(b, "number of failed transactions: %d (%.3f%%)", failed, percent(failed, total + failed));
+        if (s.failuresDetailed()) {
+            long serialization = failures(r, "40001");
+            long deadlocks = failures(r, "40P01");
+            line(b, "number of serialization failures: %d (%.3f%%)", serialization, percent(serialization, total + failed));
+            line(b, "number of deadlock failures: %d (%.3f%%)", deadlocks, percent(deadlocks, total + failed));
+        }
         if (s.maxTries() != 1) {
             line(b, "number of transactions retried: %d (%.3f%%)", retried, percent(retried, total + failed));
             line(b, "total number of retries: %d", retried);
@@ -187,6 +193,12 @@ public final class PgbenchSummary {
         }
         sum.add(h);
         return sum;
+    }
+
+    /** Transactions that ended in this SQLSTATE after their last try, in the measured phase. */
+    private static long failures(RunResult r, String sqlState) {
+        return r.errors().stream().filter(e -> e.endedAnOperation() && sqlState.equals(e.sqlState()))
+                .mapToLong(e -> e.count()).sum();
     }
 
     private static double percent(long part, long whole) {

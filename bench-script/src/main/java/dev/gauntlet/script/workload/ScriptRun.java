@@ -15,12 +15,19 @@ public final class ScriptRun {
     private final QueryMode mode;
     private final boolean perCommand;
     private final boolean throttled;
+    private final boolean verboseErrors;
     private final PrintStream debug;
     private volatile HistoryLedger ledger;
     private final AtomicLongArray[] failures;
 
-    public ScriptRun(QueryMode mode, boolean perCommand, boolean throttled, PrintStream debug,
+    /**
+     * @param verboseErrors every failed try's error printed (pgbench's {@code --verbose-errors}); otherwise the run's
+     *                      errors table shows one example of each kind
+     * @param debug         where {@code debug()} and those errors are printed (standard error, as pgbench's)
+     */
+    public ScriptRun(QueryMode mode, boolean perCommand, boolean throttled, boolean verboseErrors, PrintStream debug,
                      List<CompiledScript> scripts) {
+        this.verboseErrors = verboseErrors;
         this.mode = mode;
         this.perCommand = perCommand;
         this.throttled = throttled;
@@ -57,8 +64,13 @@ public final class ScriptRun {
         ledger = next;
     }
 
-    void failed(CompiledScript script, int command) {
+    void failed(CompiledScript script, int command, int clientId, Exception error) {
         failures[script.index()].incrementAndGet(Math.max(0, command));
+        if (verboseErrors) {
+            debug.println("client " + clientId + " script " + script.index() + " command " + Math.max(0, command)
+                    + " (" + script.commands().get(Math.max(0, command)).lines().findFirst().orElse("") + "): "
+                    + error.getMessage());
+        }
     }
 
     /** Failed tries at each command of the script, since the run began (priming included). */

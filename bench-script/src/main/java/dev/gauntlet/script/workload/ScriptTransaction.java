@@ -72,7 +72,7 @@ final class ScriptTransaction implements Operation<Connection> {
                 throw new ScriptException("end of script reached without completing the last transaction");
             }
         } catch (Exception e) {
-            run.failed(script, x.command);
+            run.failed(script, x.command, client.clientId, e);
             if (x.pipeline != null) {
                 x.pipeline.close();
             }
