@@ -106,68 +106,44 @@ final class PgbenchOptions {
     @Option(names = "--show-script", paramLabel = "NAME", description = "Print a built-in script and exit.")
     String showScript;
 
-    /** pgbench's options this command does not take, each with what to do instead; refused when given. */
-    @Option(names = {"-C", "--connect"}, hidden = true)
-    boolean connect;
-    @Option(names = {"-l", "--log"}, hidden = true)
-    boolean log;
-    @Option(names = "--aggregate-interval", hidden = true, paramLabel = "NUM")
-    String aggregateInterval;
-    @Option(names = "--log-prefix", hidden = true, paramLabel = "PREFIX")
-    String logPrefix;
-    @Option(names = "--sampling-rate", hidden = true, paramLabel = "NUM")
-    String samplingRate;
-    @Option(names = "--progress-timestamp", hidden = true)
-    boolean progressTimestamp;
-    @Option(names = {"-d", "--debug"}, hidden = true)
-    boolean debug;
-    @Option(names = {"-h", "--host"}, hidden = true, paramLabel = "HOST")
-    String host;
-    @Option(names = {"-p", "--port"}, hidden = true, paramLabel = "PORT")
-    String port;
-    @Option(names = {"-U", "--username"}, hidden = true, paramLabel = "USER")
-    String username;
-    @Option(names = {"-i", "--initialize"}, hidden = true)
-    boolean initialize;
-    @Option(names = {"-I", "--init-steps"}, hidden = true, paramLabel = "STEPS")
-    String initSteps;
-    @Option(names = {"-F", "--fillfactor"}, hidden = true, paramLabel = "NUM")
-    String fillfactor;
-    @Option(names = {"-q", "--quiet"}, hidden = true)
-    boolean quiet;
-    @Option(names = {"--foreign-keys", "--unlogged-tables"}, hidden = true)
-    boolean initFlags;
-    @Option(names = {"--partitions", "--partition-method", "--tablespace", "--index-tablespace"}, hidden = true,
-            paramLabel = "VALUE")
-    String initValues;
+    /** pgbench's options this command does not take, refused when given (see {@link #REFUSED}): flags... */
+    @Option(names = {"-C", "--connect", "-l", "--log", "--progress-timestamp", "-d", "--debug", "-i", "--initialize",
+            "-q", "--quiet", "--foreign-keys", "--unlogged-tables"}, hidden = true)
+    boolean refusedFlag;
 
-    /** The refused options and why, by name; the first given is refused in one line. */
+    /** ...and options with a value. */
+    @Option(names = {"--aggregate-interval", "--log-prefix", "--sampling-rate", "-h", "--host", "-p", "--port", "-U",
+            "--username", "-I", "--init-steps", "-F", "--fillfactor", "--partitions", "--partition-method",
+            "--tablespace", "--index-tablespace"}, hidden = true, paramLabel = "VALUE")
+    String refusedValue;
+
+    /** Why each refused option is, and what to use instead, by each of its spellings. */
     private static final Map<String, String> REFUSED = refused();
 
     private static Map<String, String> refused() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("--connect", "a new connection per transaction is not supported; --pool pooled borrows one per transaction");
-        m.put("--log", "per-transaction logs are not written; every latency is in the run's .hlog interval log and "
-                + "result.json");
-        m.put("--aggregate-interval", "the run's intervals are --report-every (the .hlog and timeline hold them)");
-        m.put("--log-prefix", "per-transaction logs are not written (see --log)");
-        m.put("--sampling-rate", "per-transaction logs are not written (see --log)");
-        m.put("--progress-timestamp", "progress lines show the time into the run");
-        m.put("--debug", "not supported; --verbose-errors prints every error");
-        m.put("--host", "give the server as --url jdbc:postgresql://HOST:PORT/DBNAME");
-        m.put("--port", "give the server as --url jdbc:postgresql://HOST:PORT/DBNAME");
-        m.put("--username", "give the user as --user NAME");
-        m.put("--initialize", "load the tables with the init command (bench-script init -s N)");
-        m.put("--init-steps", "an init option: init always runs pgbench's default steps");
-        m.put("--fillfactor", "an init option: bench-script init --fillfactor N");
-        m.put("--quiet", "an init option, and init prints its progress once a second anyway");
-        m.put("--foreign-keys", "an init option: bench-script init --foreign-keys");
-        m.put("--unlogged-tables", "an init option: bench-script init --unlogged-tables");
-        m.put("--partitions", "an init option: bench-script init --partitions N");
-        m.put("--partition-method", "an init option: bench-script init --partition-method range|hash");
-        m.put("--tablespace", "an init option");
-        m.put("--index-tablespace", "an init option");
+        refuse(m, "a new connection per transaction is not supported; --pool pooled borrows one per transaction",
+                "-C", "--connect");
+        refuse(m, "per-transaction logs are not written; every latency is in the run's .hlog interval log and "
+                + "result.json", "-l", "--log", "--log-prefix", "--sampling-rate");
+        refuse(m, "the run's intervals are --report-every (the .hlog and timeline hold them)", "--aggregate-interval");
+        refuse(m, "progress lines show the time into the run", "--progress-timestamp");
+        refuse(m, "not supported; --verbose-errors prints every error", "-d", "--debug");
+        refuse(m, "give the server as --url jdbc:postgresql://HOST:PORT/DBNAME", "-h", "--host", "-p", "--port");
+        refuse(m, "give the user as --user NAME", "-U", "--username");
+        refuse(m, "load the tables with the init command (bench-script init -s N)", "-i", "--initialize");
+        refuse(m, "an init option: init always runs pgbench's default steps", "-I", "--init-steps");
+        refuse(m, "an init option, and init prints its progress once a step anyway", "-q", "--quiet");
+        refuse(m, "an init option: bench-script init has it", "-F", "--fillfactor", "--foreign-keys",
+                "--unlogged-tables", "--partitions", "--partition-method");
+        refuse(m, "an init option, and not supported by init either", "--tablespace", "--index-tablespace");
         return m;
+    }
+
+    private static void refuse(Map<String, String> m, String why, String... names) {
+        for (String name : names) {
+            m.put(name, why);
+        }
     }
 
     /** One script as the command line named it, in the order given. */
@@ -179,15 +155,12 @@ final class PgbenchOptions {
      * built-ins they stand for; refuses pgbench options not supported here, naming them.
      */
     List<ScriptArgument> scripts(ParseResult parsed) {
-        for (ArgSpec arg : parsed.matchedArgs()) {
-            if (arg instanceof OptionSpec o) {
-                for (String name : o.names()) {
-                    String why = REFUSED.get(name);
-                    if (why != null) {
-                        throw new BadInputException("pgbench's " + String.join("/", o.names()) + " is not supported by "
-                                + "bench-script run: " + why);
-                    }
-                }
+        for (String arg : parsed.originalArgs()) {
+            String name = arg.startsWith("--") ? arg.split("=", 2)[0] : arg.length() > 2 && arg.startsWith("-")
+                    ? arg.substring(0, 2) : arg;
+            String why = REFUSED.get(name);
+            if (why != null && parsed.hasMatchedOption(name)) {
+                throw new BadInputException("pgbench's " + name + " is not supported by bench-script run: " + why);
             }
         }
         List<ScriptArgument> order = new ArrayList<>();

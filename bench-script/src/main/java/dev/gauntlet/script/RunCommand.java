@@ -30,7 +30,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -256,9 +255,5 @@ public final class RunCommand implements Callable<Integer> {
         var info = new LinkedHashMap<>(r.metricInfo());
         info.put("tps", MetricInfo.higher());
         return r.toBuilder().metrics(metrics).metricInfo(info).checks(checks).build();
-    }
-
-    static String format(String f, Object... args) {
-        return String.format(Locale.ROOT, f, args);
     }
 }

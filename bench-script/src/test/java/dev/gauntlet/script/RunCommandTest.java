@@ -223,10 +223,13 @@ class RunCommandTest {
     void pgbenchsOptionsThatAreNotSupportedAreRefusedByName() {
         CommandRun connect = script(db, "run", "-C", "-t", "1");
         assertTrue(connect.code() != 0, connect.out());
-        assertTrue(connect.err().contains("pgbench's -C/--connect is not supported"), connect.err());
+        assertTrue(connect.err().contains("pgbench's -C is not supported"), connect.err());
         CommandRun host = script(db, "run", "-h", "db.example", "-t", "1");
-        assertTrue(host.err().contains("pgbench's -h/--host is not supported") && host.err().contains("--url"),
+        assertTrue(host.err().contains("pgbench's -h is not supported") && host.err().contains("--url"),
                 host.err());
+        CommandRun tablespace = script(db, "run", "--tablespace=fast", "-t", "1");
+        assertTrue(tablespace.code() != 0 && tablespace.err().contains("pgbench's --tablespace is not supported by "
+                + "bench-script run: an init option"), tablespace.err());
         CommandRun both = script(db, "run", "-c", "2", "--clients", "3", "-t", "1");
         assertTrue(both.code() != 0 && both.err().contains("-c and --clients are the same setting"), both.err());
         CommandRun mode = script(db, "run", "-M", "fast", "-t", "1");

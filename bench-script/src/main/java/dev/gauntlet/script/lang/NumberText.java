@@ -268,23 +268,33 @@ final class NumberText {
     private record Number(double value, int length, boolean outOfRange) {
     }
 
-    private static Number readDecimal(String s) {
-        int n = s.length();
-        int i = 0;
-        StringBuilder digits = new StringBuilder();
-        int fractionDigits = 0;
-        while (i < n && isDigit(s.charAt(i))) {
-            digits.append(s.charAt(i++));
-        }
-        if (i < n && s.charAt(i) == '.') {
-            int j = i + 1;
-            while (j < n && isDigit(s.charAt(j))) {
-                digits.append(s.charAt(j++));
-                fractionDigits++;
+    /** The digits of a mantissa from {@code from} (those after a point counted apart) and where they end. */
+    private record Mantissa(String digits, int fractionDigits, int end) {
+
+        static Mantissa read(String s, int from, java.util.function.IntPredicate digit) {
+            int n = s.length();
+            int i = from;
+            StringBuilder digits = new StringBuilder();
+            int fractionDigits = 0;
+            while (i < n && digit.test(s.charAt(i))) {
+                digits.append(s.charAt(i++));
             }
-            i = j;
+            if (i < n && s.charAt(i) == '.') {
+                for (i++; i < n && digit.test(s.charAt(i)); i++) {
+                    digits.append(s.charAt(i));
+                    fractionDigits++;
+                }
+            }
+            return new Mantissa(digits.toString(), fractionDigits, i);
         }
-        if (digits.length() == 0) {
+    }
+
+    private static Number readDecimal(String s) {
+        Mantissa m = Mantissa.read(s, 0, c -> isDigit((char) c));
+        String digits = m.digits();
+        int fractionDigits = m.fractionDigits();
+        int i = m.end();
+        if (digits.isEmpty()) {
             return null;
         }
         long exponent = 0;
@@ -293,7 +303,7 @@ final class NumberText {
             exponent = parseClampedExponent(s.substring(i + 1, afterExponent));
             i = afterExponent;
         }
-        BigInteger mantissa = new BigInteger(digits.toString());
+        BigInteger mantissa = new BigInteger(digits);
         long scale = fractionDigits - exponent;
         double value = Double.parseDouble(mantissa + "E" + (-scale));
         BigDecimal exact = mantissa.signum() == 0 || Math.abs(scale) > EXPONENT_CLAMP ? null
@@ -302,28 +312,17 @@ final class NumberText {
     }
 
     private static Number readHex(String s) {
-        int n = s.length();
-        int i = 2;
-        StringBuilder digits = new StringBuilder();
-        int fractionDigits = 0;
-        while (i < n && isHexDigit(s.charAt(i))) {
-            digits.append(s.charAt(i++));
-        }
-        if (i < n && s.charAt(i) == '.') {
-            int j = i + 1;
-            while (j < n && isHexDigit(s.charAt(j))) {
-                digits.append(s.charAt(j++));
-                fractionDigits++;
-            }
-            i = j;
-        }
+        Mantissa m = Mantissa.read(s, 2, c -> isHexDigit((char) c));
+        String digits = m.digits();
+        int fractionDigits = m.fractionDigits();
+        int i = m.end();
         long exponent = 0;
         int afterExponent = readExponent(s, i, 'p');
         if (afterExponent > i) {
             exponent = parseClampedExponent(s.substring(i + 1, afterExponent));
             i = afterExponent;
         }
-        BigInteger mantissa = new BigInteger(digits.toString(), 16);
+        BigInteger mantissa = new BigInteger(digits, 16);
         long binaryExponent = exponent - 4L * fractionDigits;
         double value;
         BigDecimal exact = null;
