@@ -114,6 +114,11 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         pgbench.applyTo(options, parsed);
+        if (options.share().count() > 1 && !pgbench.noVacuum) {
+            throw new BadInputException("--worker " + options.share() + " needs -n: each process would vacuum and "
+                    + "truncate pgbench_history under the others' transactions (vacuum once beforehand, e.g. with a "
+                    + "short run without -n)");
+        }
         mode = QueryMode.fromOption(pgbench.protocol);
         ScriptArguments.Chosen chosen = ScriptArguments.compile(given, mode);
         scripts = chosen.scripts();

@@ -230,6 +230,8 @@ class RunCommandTest {
         CommandRun tablespace = script(db, "run", "--tablespace=fast", "-t", "1");
         assertTrue(tablespace.code() != 0 && tablespace.err().contains("pgbench's --tablespace is not supported by "
                 + "bench-script run: an init option"), tablespace.err());
+        CommandRun split = script(db, "run", "-c", "4", "-t", "1", "--worker", "1/2", "--start-at", "2026-12-02T00:00:00Z");
+        assertTrue(split.code() != 0 && split.err().contains("--worker 1/2 needs -n"), split.err());
         CommandRun both = script(db, "run", "-c", "2", "--clients", "3", "-t", "1");
         assertTrue(both.code() != 0 && both.err().contains("-c and --clients are the same setting"), both.err());
         CommandRun mode = script(db, "run", "-M", "fast", "-t", "1");
