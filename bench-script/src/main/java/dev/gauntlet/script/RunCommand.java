@@ -129,7 +129,8 @@ public final class RunCommand implements Callable<Integer> {
                 .experiments(experiments, List.of(), "The runs followed one another on the same pgbench tables.")
                 .beforeEachRun((s, cell, dir) -> beforeRun(s, dir))
                 .workload((s, cell) -> new ScriptWorkload(scripts, chosen.choice(), s.run, new PgbenchSeeding(options.seed(),
-                        s.plan.clients(), pgbench.threads(s.plan.clients()), s.scale, pgbench.defines)))
+                        options.clients(), pgbench.threads(options.clients()), s.scale, pgbench.defines),
+                        options.share().part(options.clients()).from()))
                 .parameters((s, cell) -> parameters(s))
                 .finish(this::finish)
                 .call();

@@ -37,13 +37,20 @@ public final class ScriptWorkload implements Workload<Connection> {
     private final ScriptRun run;
     private final Seeding seeding;
     private final ScriptChoice choice;
+    private final int firstClient;
 
-    /** @param choice pgbench's choice among the scripts, in the same order as {@code scripts} */
-    public ScriptWorkload(List<CompiledScript> scripts, ScriptChoice choice, ScriptRun run, Seeding seeding) {
+    /**
+     * @param choice      pgbench's choice among the scripts, in the same order as {@code scripts}
+     * @param firstClient the {@code :client_id} of this process's first client (a {@code --worker} process runs
+     *                    clients {@code firstClient..}; 0 for a whole run)
+     */
+    public ScriptWorkload(List<CompiledScript> scripts, ScriptChoice choice, ScriptRun run, Seeding seeding,
+                          int firstClient) {
         this.scripts = List.copyOf(scripts);
         this.choice = choice;
         this.run = run;
         this.seeding = seeding;
+        this.firstClient = firstClient;
     }
 
     @Override
@@ -53,8 +60,9 @@ public final class ScriptWorkload implements Workload<Connection> {
 
     @Override
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
-        ClientState client = new ClientState(index, seeding.functions(index), seeding.chooser(index));
-        seeding.variables(index).forEach((name, v) -> {
+        int id = firstClient + index;
+        ClientState client = new ClientState(id, seeding.functions(id), seeding.chooser(id));
+        seeding.variables(id).forEach((name, v) -> {
             if (v instanceof Value value) {
                 client.variables.setValue(name, value);
             } else {
