@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
                 "  bench-script run -S -c 32 -T 60 --url jdbc:postgresql://db:5432/bench --user bench",
                 "  bench-script run -f mix.sql@9 -b select-only@1 -D ratio=0.5 -c 16 -T 120 -r",
                 "  bench-script run -c 8 -R 2000 -L 5 -T 60                               # open loop, late count",
-                "  bench-script run -c 8 -T 600 --plan plans/pua-smoke.yaml               # through faults"})
+                "  bench-script run -c 8 --plan plans/pgbench-sessions.yaml --url jdbc:postgresql://db:5432/bench   # faults"})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin
