@@ -99,6 +99,7 @@ public final class RunCommand implements Callable<Integer> {
 
     private List<CompiledScript> scripts;
     private boolean builtinsOnly;
+    private boolean anyBuiltin;
     private QueryMode mode;
 
     @Override
@@ -123,6 +124,7 @@ public final class RunCommand implements Callable<Integer> {
         ScriptArguments.Chosen chosen = ScriptArguments.compile(given, mode);
         scripts = chosen.scripts();
         builtinsOnly = given.stream().allMatch(PgbenchOptions.ScriptArgument::builtin);
+        anyBuiltin = given.stream().anyMatch(PgbenchOptions.ScriptArgument::builtin);
         PgbenchTables tables = new PgbenchTables();
         return SqlBenchmark.of(spec, "script", connection, options, this::prepare)
                 .database(tables.name())
@@ -147,6 +149,12 @@ public final class RunCommand implements Callable<Integer> {
                         + "--init -s N)");
             }
             long scale = pgbench.scale != null ? pgbench.scale : loaded != null ? loaded.scale() : 1;
+            if (anyBuiltin && loaded != null && pgbench.scale != null && !init) {
+                // As pgbench: a built-in script runs at the tables' scale, whatever -s says.
+                System.err.printf("pgbench: warning: scale option ignored, using count from pgbench_branches table "
+                        + "(%d)%n", loaded.scale());
+                scale = loaded.scale();
+            }
             long start = System.nanoTime();
             db.settings().connect().close();
             double connectMs = (System.nanoTime() - start) / 1e6;
