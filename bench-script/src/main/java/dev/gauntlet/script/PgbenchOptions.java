@@ -250,6 +250,11 @@ final class PgbenchOptions {
         if (latencyLimitMs != null && !(latencyLimitMs > 0)) {
             throw new BadInputException("invalid latency limit: -L " + latencyLimitMs);
         }
+        for (String name : defines.keySet()) {
+            if (!dev.gauntlet.script.lang.SqlText.isValidVariableName(name)) {
+                throw new BadInputException("invalid variable name: \"" + name + "\" (-D)");
+            }
+        }
         if (scale != null && scale < 1) {
             throw new BadInputException("invalid scaling factor: -s " + scale);
         }

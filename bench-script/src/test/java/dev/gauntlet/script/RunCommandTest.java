@@ -234,6 +234,8 @@ class RunCommandTest {
         assertTrue(split.code() != 0 && split.err().contains("--worker 1/2 needs -n"), split.err());
         CommandRun both = script(db, "run", "-c", "2", "--clients", "3", "-t", "1");
         assertTrue(both.code() != 0 && both.err().contains("-c and --clients are the same setting"), both.err());
+        CommandRun define = script(db, "run", "-D", "1x=5", "-t", "1");
+        assertTrue(define.code() != 0 && define.err().contains("invalid variable name: \"1x\""), define.err());
         CommandRun mode = script(db, "run", "-M", "fast", "-t", "1");
         assertTrue(mode.code() != 0 && mode.err().contains("invalid query mode (-M): \"fast\""), mode.err());
     }
