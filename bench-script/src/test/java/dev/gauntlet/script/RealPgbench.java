@@ -40,6 +40,11 @@ final class RealPgbench {
         return found.get();
     }
 
+    /** The pgbench 15 of this machine, if it has one. */
+    static Optional<RealPgbench> available() {
+        return find();
+    }
+
     private static Optional<RealPgbench> find() {
         if (Files.isExecutable(DEBIAN_15)) {
             return Optional.of(new RealPgbench(DEBIAN_15.toString()));

@@ -3,7 +3,6 @@ package dev.gauntlet.script.workload;
 import dev.gauntlet.script.lang.PgbenchRandom;
 import dev.gauntlet.script.lang.PgbenchSeeds;
 import dev.gauntlet.script.lang.Value;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,7 +12,7 @@ import java.util.Map;
  * not share a thread's), and the variables {@code :scale}, {@code :client_id}, {@code :random_seed},
  * {@code :default_seed} and {@code -D}'s.
  */
-public final class PgbenchSeeding implements ScriptWorkload.Seeding {
+public final class PgbenchSeeding {
 
     private final PgbenchSeeds seeds;
     private final long scale;
@@ -30,27 +29,17 @@ public final class PgbenchSeeding implements ScriptWorkload.Seeding {
         this.defines = Map.copyOf(defines);
     }
 
-    @Override
-    public PgbenchRandom functions(int clientId) {
-        return seeds.clientRandom(clientId);
-    }
-
-    @Override
-    public PgbenchRandom chooser(int clientId) {
-        if (seeds.threads() >= seeds.clients()) {
-            return seeds.chooseRandom(clientId);
-        }
-        return PgbenchRandom.seeded(seeds.clientRandom(clientId).copy().nextLong() ^ 0x9E3779B97F4A7C15L);
-    }
-
-    @Override
-    public Map<String, Object> variables(int clientId) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("scale", Value.ofInt(scale));
-        v.put("client_id", Value.ofInt(clientId));
-        v.put("random_seed", seeds.randomSeedValue());
-        seeds.defaultSeed().ifPresent(s -> v.put("default_seed", Value.ofInt(s)));
-        v.putAll(defines);
-        return v;
+    /** Client {@code clientId} as it starts: its random states and its variables. */
+    ClientState client(int clientId) {
+        PgbenchRandom chooser = seeds.threads() >= seeds.clients() ? seeds.chooseRandom(clientId)
+                : PgbenchRandom.seeded(seeds.clientRandom(clientId).nextLong() ^ 0x9E3779B97F4A7C15L);
+        ClientState client = new ClientState(clientId, seeds.clientRandom(clientId), chooser);
+        Variables v = client.variables;
+        v.setValue("scale", Value.ofInt(scale));
+        v.setValue("client_id", Value.ofInt(clientId));
+        v.setValue("random_seed", seeds.randomSeedValue());
+        seeds.defaultSeed().ifPresent(s -> v.setValue("default_seed", Value.ofInt(s)));
+        defines.forEach(v::setText);
+        return client;
     }
 }

@@ -5,17 +5,15 @@ import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunClock;
 import dev.gauntlet.script.lang.PgbenchRandom;
 import dev.gauntlet.script.lang.ScriptException;
-import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;
 
 /**
  * One transaction as pgbench counts one: a pass through a script, its SQL sent in auto-commit as the script says
  * (its own BEGIN and END). Every try starts from the random state the transaction started with, as pgbench's retries
- * do; a try that fails inside the script's transaction block rolls it back. A script that ends inside a transaction
+ * do. A script that ends inside a transaction
  * block or a pipeline is an error, as in pgbench.
  */
 final class ScriptTransaction implements Operation<Connection> {
@@ -76,7 +74,8 @@ final class ScriptTransaction implements Operation<Connection> {
             if (x.pipeline != null) {
                 x.pipeline.close();
             }
-            rollbackOpenBlock(c);
+            // A block a failed SQL statement aborted ends when the target turns auto-commit off and on again (pgjdbc
+            // ends it; the server answers its COMMIT with ROLLBACK); a script error ends the run, closing the session.
             throw e;
         }
         HistoryLedger ledger = run.ledger();
@@ -92,18 +91,5 @@ final class ScriptTransaction implements Operation<Connection> {
 
     private static boolean inTransaction(Connection c) throws SQLException {
         return !c.isClosed() && c.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
-    }
-
-    /** A try that failed inside the script's BEGIN ... END leaves the block open: rolled back for the next try. */
-    private static void rollbackOpenBlock(Connection c) {
-        try {
-            if (inTransaction(c)) {
-                try (Statement s = c.createStatement()) {
-                    s.execute("ROLLBACK");
-                }
-            }
-        } catch (SQLException | RuntimeException ignored) {
-            // the connection is broken: the runner replaces it
-        }
     }
 }

@@ -3,12 +3,9 @@ package dev.gauntlet.script.workload;
 import dev.gauntlet.core.run.ClientScript;
 import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
-import dev.gauntlet.script.lang.PgbenchRandom;
 import dev.gauntlet.script.lang.ScriptChoice;
-import dev.gauntlet.script.lang.Value;
 import java.sql.Connection;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -21,21 +18,9 @@ public final class ScriptWorkload implements Workload<Connection> {
     /** The observation of each transaction's lag behind its schedule (actual start minus intended start), with -R. */
     public static final String SCHEDULE_LAG = "schedule lag";
 
-    /** A client's random states and the variables every client starts with. */
-    public interface Seeding {
-        /** The random functions' state of client {@code clientId}. */
-        PgbenchRandom functions(int clientId);
-
-        /** The state choosing the scripts of client {@code clientId}. */
-        PgbenchRandom chooser(int clientId);
-
-        /** The variables every client has before its first command, by name: values or text. */
-        Map<String, Object> variables(int clientId);
-    }
-
     private final List<CompiledScript> scripts;
     private final ScriptRun run;
-    private final Seeding seeding;
+    private final PgbenchSeeding seeding;
     private final ScriptChoice choice;
     private final int firstClient;
 
@@ -44,7 +29,7 @@ public final class ScriptWorkload implements Workload<Connection> {
      * @param firstClient the {@code :client_id} of this process's first client (a {@code --worker} process runs
      *                    clients {@code firstClient..}; 0 for a whole run)
      */
-    public ScriptWorkload(List<CompiledScript> scripts, ScriptChoice choice, ScriptRun run, Seeding seeding,
+    public ScriptWorkload(List<CompiledScript> scripts, ScriptChoice choice, ScriptRun run, PgbenchSeeding seeding,
                           int firstClient) {
         this.scripts = List.copyOf(scripts);
         this.choice = choice;
@@ -60,15 +45,7 @@ public final class ScriptWorkload implements Workload<Connection> {
 
     @Override
     public ClientScript<Connection> client(int index, int clients, SplittableRandom random) {
-        int id = firstClient + index;
-        ClientState client = new ClientState(id, seeding.functions(id), seeding.chooser(id));
-        seeding.variables(id).forEach((name, v) -> {
-            if (v instanceof Value value) {
-                client.variables.setValue(name, value);
-            } else {
-                client.variables.setText(name, String.valueOf(v));
-            }
-        });
+        ClientState client = seeding.client(firstClient + index);
         return () -> Step.now(new ScriptTransaction(choose(client), client, run));
     }
 
