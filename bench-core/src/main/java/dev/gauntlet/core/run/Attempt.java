@@ -15,6 +15,7 @@ public final class Attempt {
     enum Kind { COUNT, LATENCY, LATENCY_SINCE, GAUGE, GAUGE_MILLIS_SINCE }
 
     private long intendedNanoTime;
+    private long firstStartNanoTime;
     private int size;
     private Kind[] kinds = new Kind[4];
     private String[] names = new String[4];
@@ -32,6 +33,14 @@ public final class Attempt {
     /** When the operation was due (its first attempt's intended start), on {@link RunClock}: write it into data. */
     public long intendedEpochNanos() {
         return RunClock.epochNanos(intendedNanoTime);
+    }
+
+    /**
+     * How late the operation's first attempt started after it was due (0 when on time): with a {@code --rate}
+     * schedule, its lag behind the schedule (pgbench's "schedule lag"), to record as a {@link #latency}.
+     */
+    public long startLagNanos() {
+        return Math.max(0, firstStartNanoTime - intendedNanoTime);
     }
 
     /** Adds {@code amount} to the operation's counter {@code counter} if this attempt commits. */
@@ -96,8 +105,9 @@ public final class Attempt {
 
     // ---- for the runner ----
 
-    void begin(long intendedNanoTime) {
+    void begin(long intendedNanoTime, long firstStartNanoTime) {
         this.intendedNanoTime = intendedNanoTime;
+        this.firstStartNanoTime = firstStartNanoTime;
         size = 0;
         onCommit.clear();
         onUnknownCommit.clear();
@@ -108,7 +118,7 @@ public final class Attempt {
         for (Runnable action : onUnknownCommit) {
             action.run();
         }
-        begin(intendedNanoTime);
+        begin(intendedNanoTime, firstStartNanoTime);
     }
 
     boolean isEmpty() {

@@ -331,7 +331,7 @@ public final class Runner<S> {
         if (c.attempt == 0) {
             c.firstStart = start;
         }
-        c.observed.begin(c.firstIntended);
+        c.observed.begin(c.firstIntended, c.firstStart);
         try {
             target.transact(session, op, c.observed);
         } catch (Throwable e) {

@@ -2,7 +2,6 @@ package dev.gauntlet.script.workload;
 
 import dev.gauntlet.core.run.Attempt;
 import dev.gauntlet.core.run.Operation;
-import dev.gauntlet.core.run.RunClock;
 import dev.gauntlet.script.lang.PgbenchRandom;
 import dev.gauntlet.script.lang.ScriptException;
 import java.sql.Connection;
@@ -43,7 +42,7 @@ final class ScriptTransaction implements Operation<Connection> {
     @Override
     public void execute(Connection c, Attempt attempt) throws Exception {
         if (run.throttled()) {
-            attempt.latency(ScriptWorkload.SCHEDULE_LAG, Math.max(0, RunClock.epochNanos(System.nanoTime()) - attempt.intendedEpochNanos()));
+            attempt.latency(ScriptWorkload.SCHEDULE_LAG, attempt.startLagNanos());
         }
         client.random = startRandom.copy();
         Execution x = new Execution(c, client, attempt, run.mode(), script.index(), run.debug());
