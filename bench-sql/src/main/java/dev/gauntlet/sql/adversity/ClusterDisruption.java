@@ -78,8 +78,9 @@ abstract class ClusterDisruption extends SystemDisruption {
 
     /**
      * Starts watching for the availability gap from {@code t0} (the fault, by {@link System#nanoTime}): writes through
-     * the workload's route every {@value #POLL_MILLIS} ms until one is accepted after one was refused; one accepted
-     * before any was refused once the fault has {@linkplain #settled() settled} means writes never stopped (gap 0).
+     * the workload's route every {@value #POLL_MILLIS} ms until one is accepted after one was refused; one begun
+     * after the fault had {@linkplain #settled() settled} and accepted before any was refused means writes never
+     * stopped (gap 0).
      */
     void watchGap(long t0, Log log) {
         gap = watch("gap", () -> {
@@ -89,11 +90,13 @@ abstract class ClusterDisruption extends SystemDisruption {
                     log.note("no availability gap: the fault failed before it was through");
                     return;
                 }
+                // a write begun before the fault was through may be answered after it: only one begun after counts
+                boolean after = settled;
                 Optional<String> by = system.tryWrite();
                 double s = (System.nanoTime() - t0) / 1e9;
                 if (by.isEmpty()) {
                     refused = true;
-                } else if (refused || settled) {
+                } else if (refused || after) {
                     double gap = refused ? s : 0;
                     log.figure(DisruptionRecord.AVAILABILITY_GAP, gap);
                     log.note(refused ? String.format(Locale.ROOT, "writes accepted again %.1f s after the fault, by "
