@@ -239,6 +239,11 @@ public final class RunCommand implements Callable<Integer> {
             notes.add("no transaction is skipped under -L: pgbench with -R skips those already -L behind schedule, "
                     + "Gauntlet runs every one and counts it late");
         }
+        if (scripts.stream().anyMatch(CompiledScript::joinsBegin)) {
+            notes.add("a bare BEGIN is sent with the statement after it, as pgjdbc sends it: one round trip a "
+                    + "transaction fewer than pgbench" + (pgbench.perCommand ? ", and with -r that BEGIN's latency is "
+                    + "about 0, the next command's holding it" : ""));
+        }
         if (!s.plan.prime().isZero()) {
             notes.add("the run was primed before it was measured (--prime), and priming's transactions are not in "
                     + "the figures; pgbench measures from its first transaction");

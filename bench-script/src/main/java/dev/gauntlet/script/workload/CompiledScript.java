@@ -17,6 +17,16 @@ import java.util.List;
 public record CompiledScript(int index, String operation, String title, int weight, Instruction[] code,
                              List<String> commands, boolean writesHistory) {
 
+    /** Whether a bare BEGIN of this script goes with the statement after it (one round trip fewer than pgbench). */
+    public boolean joinsBegin() {
+        for (Instruction i : code) {
+            if (i instanceof SqlInstruction s && s.boundary() == SqlInstruction.Boundary.BEGIN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The observation a command's latencies are recorded under with {@code -r}. */
     public String commandObservation(int command) {
         return operation + " #" + (command + 1);

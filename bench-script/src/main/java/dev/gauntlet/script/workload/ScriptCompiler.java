@@ -32,14 +32,16 @@ public final class ScriptCompiler {
         for (int i = 0; i < code.length; i++) {
             Command c = commands.get(i);
             displays.add(c.display());
-            code[i] = instruction(script, i, c, i == code.length - 1, code);
+            code[i] = instruction(script, i, c, i + 1 < code.length ? commands.get(i + 1) : null, code);
         }
         return new CompiledScript(index, operation, script.name(), script.weight(), code, displays, writesHistory);
     }
 
-    private static Instruction instruction(Script script, int i, Command c, boolean last, Instruction[] code) {
+    private static Instruction instruction(Script script, int i, Command c, Command next, Instruction[] code) {
+        boolean last = next == null;
         if (c instanceof Command.Sql s) {
-            return new SqlInstruction(i, s.text(), s.compound(), s.results());
+            return new SqlInstruction(i, s.text(), s.compound(), s.results(),
+                    SqlInstruction.Boundary.of(s, next instanceof Command.Sql));
         } else if (c instanceof Command.Set s) {
             return new Meta.Set(i, s.variable(), expression(script, s, s.expression(), last));
         } else if (c instanceof Command.Sleep s) {

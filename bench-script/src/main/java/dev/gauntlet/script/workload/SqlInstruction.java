@@ -1,5 +1,6 @@
 package dev.gauntlet.script.workload;
 
+import dev.gauntlet.script.lang.Command;
 import dev.gauntlet.script.lang.QueryMode;
 import dev.gauntlet.script.lang.ResultVariables;
 import dev.gauntlet.script.lang.ScriptException;
@@ -30,12 +31,41 @@ final class SqlInstruction implements Instruction {
     /** A {@code \;} compound: several queries in one message, which only the simple protocol takes. */
     private final boolean compound;
 
-    SqlInstruction(int command, SqlText sql, boolean compound, ResultVariables into) {
+    /**
+     * A bare {@code BEGIN} right before another SQL command, or a bare {@code END} or {@code COMMIT}: the block's ends
+     * as the driver's auto-commit switch and commit (see {@link #run}).
+     */
+    enum Boundary {
+        NONE, BEGIN, END;
+
+        private static final java.util.regex.Pattern BEGIN_TEXT = java.util.regex.Pattern.compile(
+                "(?i)\\s*(BEGIN(\\s+(WORK|TRANSACTION))?|START\\s+TRANSACTION)[\\s;]*");
+        private static final java.util.regex.Pattern END_TEXT = java.util.regex.Pattern.compile(
+                "(?i)\\s*(END|COMMIT)(\\s+(WORK|TRANSACTION))?[\\s;]*");
+
+        /** What {@code sql} is, {@code sqlNext} saying whether an SQL command follows it in the script. */
+        static Boundary of(Command.Sql sql, boolean sqlNext) {
+            if (sql.compound() || sql.results() != null || sql.text().hasReferences()) {
+                return NONE;
+            }
+            String t = sql.text().text();
+            return sqlNext && BEGIN_TEXT.matcher(t).matches() ? BEGIN : END_TEXT.matcher(t).matches() ? END : NONE;
+        }
+    }
+
+    private final Boundary boundary;
+
+    SqlInstruction(int command, SqlText sql, boolean compound, ResultVariables into, Boundary boundary) {
         this.command = command;
+        this.boundary = boundary;
         this.compound = compound;
         this.sql = sql;
         this.into = into;
         this.parameters = List.copyOf(sql.parameterNames());
+    }
+
+    Boundary boundary() {
+        return boundary;
     }
 
     @Override
@@ -64,6 +94,17 @@ final class SqlInstruction implements Instruction {
             return NEXT;
         }
         Connection c = x.connection;
+        // A bare BEGIN goes with the next statement, as pgjdbc sends it with auto-commit off (one round trip less
+        // than pgbench, the same statements on the server); its END is then the driver's commit.
+        if (boundary == Boundary.BEGIN && c.getAutoCommit()) {
+            c.setAutoCommit(false);
+            return NEXT;
+        }
+        if (boundary == Boundary.END && !c.getAutoCommit()) {
+            c.commit();
+            c.setAutoCommit(true);
+            return NEXT;
+        }
         if (x.mode == QueryMode.SIMPLE) {
             try (Statement s = c.createStatement()) {
                 results(s, s.execute(sql.render(x.client.variables::text)), x);
