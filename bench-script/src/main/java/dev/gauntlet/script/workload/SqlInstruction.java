@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A script's SQL command, sent in the run's query mode; with {@code \gset} or {@code \aset} its last result's columns
@@ -38,9 +39,9 @@ final class SqlInstruction implements Instruction {
     enum Boundary {
         NONE, BEGIN, END;
 
-        private static final java.util.regex.Pattern BEGIN_TEXT = java.util.regex.Pattern.compile(
+        private static final Pattern BEGIN_TEXT = Pattern.compile(
                 "(?i)\\s*(BEGIN(\\s+(WORK|TRANSACTION))?|START\\s+TRANSACTION)[\\s;]*");
-        private static final java.util.regex.Pattern END_TEXT = java.util.regex.Pattern.compile(
+        private static final Pattern END_TEXT = Pattern.compile(
                 "(?i)\\s*(END|COMMIT)(\\s+(WORK|TRANSACTION))?[\\s;]*");
 
         /** What {@code sql} is, {@code sqlNext} saying whether an SQL command follows it in the script. */
