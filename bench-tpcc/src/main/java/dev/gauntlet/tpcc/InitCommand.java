@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
                 "  bench-tpcc init                                   # 2 warehouses into the embedded PostgreSQL",
                 "  bench-tpcc init --warehouses 10 --url jdbc:postgresql://host:5432/db --user bench",
                 "  bench-tpcc init --resume --url jdbc:postgresql://host:5432/db --user bench   # finish an interrupted one",
+                "  bench-tpcc init --warehouses 100 --or-resume   # load, or finish the interrupted load (a retried job)",
                 "  bench-tpcc init --warehouses 4 --drop --seed 42   # reload from scratch, data from a fixed seed",
                 "  bench-tpcc init --warehouses 4 --mode procedures  # and the transactions as PL/pgSQL functions"})
 public final class InitCommand implements Callable<Integer> {
@@ -63,6 +64,10 @@ public final class InitCommand implements Callable<Integer> {
             + "finished warehouses are kept as they are. Not with --drop.")
     boolean resume;
 
+    @Option(names = "--or-resume", description = "Load, or finish an interrupted load found there as --resume does "
+            + "(a job retried after its pod was killed mid-load): a complete load is left as plain init leaves it.")
+    boolean orResume;
+
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the generated data (default: random).")
     Long seed;
 
@@ -80,9 +85,9 @@ public final class InitCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new BadInputException("--load-threads must be at least 1 (got " + threads + ")");
         }
-        if (resume && drop) {
-            throw new BadInputException("--resume finishes the load that is there and --drop starts over; give one of "
-                    + "them");
+        if ((resume || orResume) && drop) {
+            throw new BadInputException("--" + (resume ? "resume" : "or-resume") + " finishes the load that is there "
+                    + "and --drop starts over; give one of them");
         }
         TransactionMode m;
         try {
@@ -94,7 +99,7 @@ public final class InitCommand implements Callable<Integer> {
             if (m == TransactionMode.PROCEDURES && Dialect.of(db) == Dialect.COCKROACH) {
                 throw new BadInputException(COCKROACH_STATEMENTS_ONLY);
             }
-            if (resume) {
+            if (resume || orResume && interrupted(db)) {
                 resume(db, threads, spec.commandLine().getParseResult().hasMatchedOption("--warehouses")
                         ? warehouses : null, seed);
             } else {
@@ -151,6 +156,16 @@ public final class InitCommand implements Callable<Integer> {
             }
             return new Loader(db.settings(), Dialect.of(db), threads, seed, System.out).load(warehouses);
         });
+    }
+
+    /** Whether a load that was started there is not finished (a load under way counts: {@link #resume} names it). */
+    private static boolean interrupted(Database db) {
+        try (Connection c = db.settings().connectForAdmin()) {
+            LoadRecord there = LoadRecord.find(c);
+            return there != null && there.partial();
+        } catch (SQLException e) {
+            throw new RunFailedException(SqlStates.message(e), e);
+        }
     }
 
     /**

@@ -102,7 +102,8 @@ class InterruptedLoadTest {
         assertOneLine(otherCount.err(), "--resume finishes the interrupted load of 3 warehouses");
         assertEquals(before, fingerprints(db, finished), "the refusals changed nothing");
 
-        CommandRun resume = tpcc(db, "init", "--resume");
+        // What a retried Kubernetes init Job runs: the same arguments as the killed pod's, and --or-resume.
+        CommandRun resume = tpcc(db, "init", "--warehouses", "3", "--or-resume");
         assertEquals(0, resume.code(), resume.err() + resume.out());
         assertTrue(resume.out().contains("Resuming a load of 3 warehouses at " + db.jdbcUrl() + ": " + missing
                 + " missing ("), resume.out());
@@ -125,8 +126,10 @@ class InterruptedLoadTest {
     @Test
     void aLoadFromBeforePlansIsJudgedByItsFinishedRowsAndIndexes(TestDatabase server, @TempDir Path tmp) {
         TestDatabase db = server.freshDatabase("tpcc_old_load");
-        CommandRun init = tpcc(db, "init", "--warehouses", "1", "--seed", "3");
+        // --or-resume where nothing was started: a plain load.
+        CommandRun init = tpcc(db, "init", "--warehouses", "1", "--seed", "3", "--or-resume");
         assertEquals(0, init.code(), init.err());
+        assertTrue(init.out().contains("Loading 1 warehouse(s) and the item table with"), init.out());
         sql(db, "DROP TABLE tpcc_load_plan");
         CommandRun old = tpcc(db, "run", "--duration", "1s", "--clients", "1", "--no-check",
                 "--out", tmp.resolve("old").toString());
@@ -157,6 +160,9 @@ class InterruptedLoadTest {
         CommandRun both = tpcc(db, "init", "--resume", "--drop");
         assertEquals(2, both.code(), both.err());
         assertOneLine(both.err(), "--resume finishes the load that is there and --drop starts over");
+        CommandRun orResume = tpcc(db, "init", "--or-resume", "--drop");
+        assertEquals(2, orResume.code(), orResume.err());
+        assertOneLine(orResume.err(), "--or-resume finishes the load that is there and --drop starts over");
     }
 
     private static CommandRun tpcc(TestDatabase db, String command, String... args) {
