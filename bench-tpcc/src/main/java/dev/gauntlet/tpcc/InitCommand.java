@@ -99,11 +99,12 @@ public final class InitCommand implements Callable<Integer> {
             if (m == TransactionMode.PROCEDURES && Dialect.of(db) == Dialect.COCKROACH) {
                 throw new BadInputException(COCKROACH_STATEMENTS_ONLY);
             }
-            if (resume || orResume && interrupted(db)) {
-                resume(db, threads, spec.commandLine().getParseResult().hasMatchedOption("--warehouses")
-                        ? warehouses : null, seed);
+            Integer given = spec.commandLine().getParseResult().hasMatchedOption("--warehouses") ? warehouses : null;
+            if (resume) {
+                resume(db, threads, given, seed);
             } else {
-                load(db, warehouses, threads, drop, seed != null ? seed : System.nanoTime());
+                load(db, warehouses, threads, drop, seed != null ? seed : System.nanoTime(),
+                        orResume ? () -> resumeHeld(db, threads, given, seed) : null);
             }
             if (m == TransactionMode.PROCEDURES) {
                 installProcedures(db, Dialect.of(db), true);
@@ -140,6 +141,12 @@ public final class InitCommand implements Callable<Integer> {
      * refuses a partial load in one line ({@link PartialLoad}), which {@code init --resume} finishes.
      */
     static Loader.Outcome load(Database db, int warehouses, int threads, boolean drop, long seed) {
+        return load(db, warehouses, threads, drop, seed, null);
+    }
+
+    /** The same, a partial load finished by {@code ifPartial} (under the same lock) where it is not null. */
+    private static Loader.Outcome load(Database db, int warehouses, int threads, boolean drop, long seed,
+                                       LoadWork ifPartial) {
         return underLock(db, () -> {
             if (drop) {
                 try (Connection c = db.settings().connectForAdmin()) {
@@ -150,22 +157,15 @@ public final class InitCommand implements Callable<Integer> {
                 try (Connection c = db.settings().connectForAdmin()) {
                     LoadRecord there = LoadRecord.find(c);
                     if (there != null && there.partial()) {
-                        throw PartialLoad.refusal(there, false, db.settings().url());
+                        if (ifPartial == null) {
+                            throw PartialLoad.refusal(there, false, db.settings().url());
+                        }
+                        return ifPartial.run();
                     }
                 }
             }
             return new Loader(db.settings(), Dialect.of(db), threads, seed, System.out).load(warehouses);
         });
-    }
-
-    /** Whether a load that was started there is not finished (a load under way counts: {@link #resume} names it). */
-    private static boolean interrupted(Database db) {
-        try (Connection c = db.settings().connectForAdmin()) {
-            LoadRecord there = LoadRecord.find(c);
-            return there != null && there.partial();
-        } catch (SQLException e) {
-            throw new RunFailedException(SqlStates.message(e), e);
-        }
     }
 
     /**
@@ -174,37 +174,41 @@ public final class InitCommand implements Callable<Integer> {
      * the highest finished warehouse or {@code warehouses}, if more.
      */
     static void resume(Database db, int threads, Integer warehouses, Long seed) {
+        underLock(db, () -> resumeHeld(db, threads, warehouses, seed));
+    }
+
+    /** {@link #resume}'s work, the load's lock held. */
+    private static Loader.Outcome resumeHeld(Database db, int threads, Integer warehouses, Long seed)
+            throws SQLException, InterruptedException {
         String at = Redaction.url(db.settings().url());
-        underLock(db, () -> {
-            LoadRecord there;
-            try (Connection c = db.settings().connectForAdmin()) {
-                there = LoadRecord.find(c);
-            }
-            if (there == null || there.empty()) {
-                throw new BadInputException("nothing to resume at " + at + ": no TPC-C load was started there; run "
-                        + "'bench-tpcc init' to load one");
-            }
-            if (there.complete()) {
-                System.out.printf(Locale.ROOT, "Nothing to resume: the load of %s at %s is complete; nothing is "
-                        + "missing.%n", LoadRecord.warehouses(there.warehouses()), at);
-                return null;
-            }
-            LoadPlan plan = there.plan();
-            if (plan != null && warehouses != null && warehouses != plan.warehouses()) {
-                throw new BadInputException("--resume finishes the interrupted load of "
-                        + LoadRecord.warehouses(plan.warehouses()) + "; leave out --warehouses " + warehouses
-                        + " (once it is complete, init --warehouses N adds more)");
-            }
-            if (plan != null && seed != null && seed != plan.seed()) {
-                throw new BadInputException("--resume loads what is missing with the interrupted load's seed, "
-                        + plan.seed() + "; leave out --seed " + seed);
-            }
-            int target = plan != null ? plan.warehouses()
-                    : Math.max(there.planned(), warehouses != null ? warehouses : 0);
-            System.out.println(resuming(there, target, at));
-            long s = plan != null ? plan.seed() : seed != null ? seed : System.nanoTime();
-            return new Loader(db.settings(), Dialect.of(db), threads, s, System.out).load(target);
-        });
+        LoadRecord there;
+        try (Connection c = db.settings().connectForAdmin()) {
+            there = LoadRecord.find(c);
+        }
+        if (there == null || there.empty()) {
+            throw new BadInputException("nothing to resume at " + at + ": no TPC-C load was started there; run "
+                    + "'bench-tpcc init' to load one");
+        }
+        if (there.complete()) {
+            System.out.printf(Locale.ROOT, "Nothing to resume: the load of %s at %s is complete; nothing is "
+                    + "missing.%n", LoadRecord.warehouses(there.warehouses()), at);
+            return null;
+        }
+        LoadPlan plan = there.plan();
+        if (plan != null && warehouses != null && warehouses != plan.warehouses()) {
+            throw new BadInputException("--resume finishes the interrupted load of "
+                    + LoadRecord.warehouses(plan.warehouses()) + "; leave out --warehouses " + warehouses
+                    + " (once it is complete, init --warehouses N adds more)");
+        }
+        if (plan != null && seed != null && seed != plan.seed()) {
+            throw new BadInputException("--resume loads what is missing with the interrupted load's seed, "
+                    + plan.seed() + "; leave out --seed " + seed);
+        }
+        int target = plan != null ? plan.warehouses()
+                : Math.max(there.planned(), warehouses != null ? warehouses : 0);
+        System.out.println(resuming(there, target, at));
+        long s = plan != null ? plan.seed() : seed != null ? seed : System.nanoTime();
+        return new Loader(db.settings(), Dialect.of(db), threads, s, System.out).load(target);
     }
 
     /** {@code Resuming a load of 100 warehouses at URL: 38 missing (63..100), then keys, indexes and statistics.} */
