@@ -129,14 +129,14 @@ abstract class ClusterDisruption extends SystemDisruption {
             while (!closing) {
                 Optional<PatroniCluster.Member> m = backNow(node).filter(changed);
                 if (m.isPresent()) {
-                    List<Integer> rewinds = faults().rewinds(node);
-                    List<Integer> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
+                    List<NodeFaults.Rewind> rewinds = faults().rewinds(node);
+                    List<NodeFaults.Rewind> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
                     log.note(String.format(Locale.ROOT, "%s back as %s%s %.1f s after %s; %s", node, m.get().role(),
                             m.get().timeline() == null ? "" : " on timeline " + m.get().timeline(),
                             (System.nanoTime() - t0) / 1e9, after, since.isEmpty() ? "no pg_rewind"
                                     : "pg_rewind ran" + (since.size() > 1 ? " " + since.size() + " times" : "")
-                                    + " (exit " + since.stream().map(String::valueOf).collect(
-                                    java.util.stream.Collectors.joining(", ")) + ")"));
+                                    + " (" + since.stream().map(String::valueOf).collect(
+                                    java.util.stream.Collectors.joining("; ")) + ")"));
                     return;
                 }
                 sleep(POLL_MILLIS * 5);

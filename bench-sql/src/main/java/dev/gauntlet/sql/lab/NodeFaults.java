@@ -255,26 +255,53 @@ public final class NodeFaults {
     }
 
     /**
-     * The exit codes of every pg_rewind Patroni's log of {@code node} says it ran ("pg_rewind exit code=N"), in order:
-     * what a fault's record compares before and after.
+     * One pg_rewind Patroni ran on a node: its exit code, and whether Patroni then removed the node's data directory to
+     * clone it again ({@code remove_data_directory_on_rewind_failure}: a rewind that failed, e.g. for want of WAL the
+     * node no longer kept).
      */
-    public List<Integer> rewinds(String node) {
+    public record Rewind(int exitCode, boolean recloned) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + (recloned ? ", then its data directory removed and cloned again" : "");
+        }
+    }
+
+    /**
+     * Every pg_rewind Patroni's log of {@code node} says it ran ("pg_rewind exit code=N"), in order, with the removal
+     * of the data directory that followed a failed one: what a fault's record compares before and after.
+     */
+    public List<Rewind> rewinds(String node) {
         Path log = lab.directory().resolve(node).resolve("log").resolve("patroni.log");
         if (!Files.exists(log)) {
             return List.of();
         }
         try (Stream<String> lines = Files.lines(log)) {
-            return lines.filter(l -> l.contains("pg_rewind exit code=")).map(l -> {
-                String code = l.substring(l.indexOf("exit code=") + "exit code=".length()).strip();
-                try {
-                    return Integer.parseInt(code);
-                } catch (NumberFormatException e) {
-                    return -1;
-                }
-            }).toList();
+            return rewinds(lines);
         } catch (IOException | java.io.UncheckedIOException e) {
             return List.of();
         }
+    }
+
+    /** The rewinds in the lines of a Patroni log, in order. */
+    static List<Rewind> rewinds(Stream<String> patroniLog) {
+        List<Rewind> rewinds = new ArrayList<>();
+        patroniLog.forEach(l -> {
+            int at = l.indexOf("pg_rewind exit code=");
+            if (at >= 0) {
+                String code = l.substring(at + "pg_rewind exit code=".length()).strip();
+                int exit;
+                try {
+                    exit = Integer.parseInt(code);
+                } catch (NumberFormatException e) {
+                    exit = -1;
+                }
+                rewinds.add(new Rewind(exit, false));
+            } else if (l.contains("remove_data_directory_on_") && l.contains("is set. removing")
+                    && !rewinds.isEmpty()) {
+                rewinds.set(rewinds.size() - 1, new Rewind(rewinds.get(rewinds.size() - 1).exitCode(), true));
+            }
+        });
+        return rewinds;
     }
 
     /** The PID of the node's postmaster now, or 0 when it runs none. */

@@ -27,10 +27,14 @@ final class PatroniConfig {
         // leader stops in 5 s instead of waiting for wal_sender_timeout (60 s).
         dcs.put("primary_start_timeout", 0);
         dcs.put("primary_stop_timeout", 5);
-        dcs.put("postgresql", Map.of("use_pg_rewind", true, "use_slots", true, "parameters", Map.of(
+        // pg_rewind reads the old leader's own WAL back to the new leader's last restartpoint before the split: kept
+        // here (wal_keep_size above the WAL between two checkpoints) where the lab has no archive. A rewind that fails
+        // all the same has Patroni clone the node again instead of leaving it outside the cluster, on its old timeline.
+        dcs.put("postgresql", Map.of("use_pg_rewind", true, "use_slots", true,
+                "remove_data_directory_on_rewind_failure", true, "parameters", Map.of(
                 "wal_log_hints", "on", "wal_level", "logical", "max_connections", 300, "max_wal_senders", 10,
                 "max_replication_slots", 10,
-                "wal_keep_size", "256MB", "hot_standby", "on")));
+                "wal_keep_size", "1GB", "hot_standby", "on")));
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("scope", scope);
         config.put("name", node);
@@ -50,6 +54,9 @@ final class PatroniConfig {
                 "replication", Map.of("username", "replicator", "password", password),
                 "rewind", Map.of("username", "rewinder", "password", password)));
         pg.put("parameters", Map.of("unix_socket_directories", home.toString(), "shared_buffers", "64MB"));
+        // a node cloned again (a replica created, or one whose rewind failed) asks its leader for a checkpoint at once,
+        // not one spread over checkpoint_completion_target x checkpoint_timeout (minutes under load)
+        pg.put("basebackup", List.of(Map.of("checkpoint", "fast")));
         pg.put("pg_hba", List.of("local all all trust", "host all all 127.0.0.1/32 md5",
                 "host replication replicator " + subnet + " md5", "host all all " + subnet + " md5"));
         config.put("postgresql", pg);
