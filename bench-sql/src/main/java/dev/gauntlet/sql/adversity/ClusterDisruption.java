@@ -130,7 +130,8 @@ abstract class ClusterDisruption extends SystemDisruption {
                 Optional<PatroniCluster.Member> m = backNow(node).filter(changed);
                 if (m.isPresent()) {
                     List<NodeFaults.Rewind> rewinds = faults().rewinds(node);
-                    List<NodeFaults.Rewind> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()), rewinds.size());
+                    List<NodeFaults.Rewind> since = rewinds.subList(Math.min(rewindsBefore, rewinds.size()),
+                            rewinds.size());
                     log.note(String.format(Locale.ROOT, "%s back as %s%s %.1f s after %s; %s", node, m.get().role(),
                             m.get().timeline() == null ? "" : " on timeline " + m.get().timeline(),
                             (System.nanoTime() - t0) / 1e9, after, since.isEmpty() ? "no pg_rewind"
