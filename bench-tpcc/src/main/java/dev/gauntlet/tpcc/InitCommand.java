@@ -101,10 +101,10 @@ public final class InitCommand implements Callable<Integer> {
             }
             Integer given = spec.commandLine().getParseResult().hasMatchedOption("--warehouses") ? warehouses : null;
             if (resume) {
-                resume(db, threads, given, seed);
+                resume(db, threads, given, seed, "--resume");
             } else {
                 load(db, warehouses, threads, drop, seed != null ? seed : System.nanoTime(),
-                        orResume ? () -> resumeHeld(db, threads, given, seed) : null);
+                        orResume ? () -> resumeHeld(db, threads, given, seed, "--or-resume") : null);
             }
             if (m == TransactionMode.PROCEDURES) {
                 installProcedures(db, Dialect.of(db), true);
@@ -173,12 +173,12 @@ public final class InitCommand implements Callable<Integer> {
      * ({@code warehouses} and {@code seed}, when given, must agree); for a load from before plans were recorded, up to
      * the highest finished warehouse or {@code warehouses}, if more.
      */
-    static void resume(Database db, int threads, Integer warehouses, Long seed) {
-        underLock(db, () -> resumeHeld(db, threads, warehouses, seed));
+    static void resume(Database db, int threads, Integer warehouses, Long seed, String option) {
+        underLock(db, () -> resumeHeld(db, threads, warehouses, seed, option));
     }
 
-    /** {@link #resume}'s work, the load's lock held. */
-    private static Loader.Outcome resumeHeld(Database db, int threads, Integer warehouses, Long seed)
+    /** {@link #resume}'s work, the load's lock held; {@code option} is what the user typed, for the refusals. */
+    private static Loader.Outcome resumeHeld(Database db, int threads, Integer warehouses, Long seed, String option)
             throws SQLException, InterruptedException {
         String at = Redaction.url(db.settings().url());
         LoadRecord there;
@@ -196,12 +196,12 @@ public final class InitCommand implements Callable<Integer> {
         }
         LoadPlan plan = there.plan();
         if (plan != null && warehouses != null && warehouses != plan.warehouses()) {
-            throw new BadInputException("--resume finishes the interrupted load of "
+            throw new BadInputException(option + " finishes the interrupted load of "
                     + LoadRecord.warehouses(plan.warehouses()) + "; leave out --warehouses " + warehouses
                     + " (once it is complete, init --warehouses N adds more)");
         }
         if (plan != null && seed != null && seed != plan.seed()) {
-            throw new BadInputException("--resume loads what is missing with the interrupted load's seed, "
+            throw new BadInputException(option + " loads what is missing with the interrupted load's seed, "
                     + plan.seed() + "; leave out --seed " + seed);
         }
         int target = plan != null ? plan.warehouses()

@@ -100,6 +100,9 @@ class InterruptedLoadTest {
         CommandRun otherCount = tpcc(db, "init", "--resume", "--warehouses", "5");
         assertEquals(2, otherCount.code(), otherCount.err());
         assertOneLine(otherCount.err(), "--resume finishes the interrupted load of 3 warehouses");
+        CommandRun otherJob = tpcc(db, "init", "--warehouses", "5", "--or-resume");
+        assertEquals(2, otherJob.code(), otherJob.err());
+        assertOneLine(otherJob.err(), "--or-resume finishes the interrupted load of 3 warehouses");
         assertEquals(before, fingerprints(db, finished), "the refusals changed nothing");
 
         // What a retried Kubernetes init Job runs: the same arguments as the killed pod's, and --or-resume.
