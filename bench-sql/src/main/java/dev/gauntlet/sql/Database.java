@@ -110,6 +110,15 @@ public final class Database implements AutoCloseable {
         return embedded != null;
     }
 
+    /**
+     * Keeps the logs of the servers Gauntlet started for this database in {@code dir} when they stop (a lab's, at
+     * {@link #close}), and says so in a sentence for the run's notes; empty where none would be lost.
+     */
+    public java.util.Optional<String> keepLogsIn(java.nio.file.Path dir) {
+        return embedded instanceof ServerLogs logs ? java.util.Optional.of(logs.keepLogsIn(dir))
+                : java.util.Optional.empty();
+    }
+
 
     @Override
     public void close() {

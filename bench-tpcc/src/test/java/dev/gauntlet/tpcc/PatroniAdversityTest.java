@@ -113,7 +113,24 @@ class PatroniAdversityTest {
         Check lost = r.checks().stream().filter(c -> c.name().equals(NothingLost.NAME)).findFirst().orElseThrow();
         assertEquals(Check.Status.FAIL, lost.status(), lost.detail());
         assertTrue(lost.detail().matches("(?s).*lost \\(warehouse/district/order\\).*1/\\d+/\\d+.*"), lost.detail());
+        assertLabLogsKept(out, run);
         assertNothingLeft();
+    }
+
+    /** The lab's logs, copied into the run's lab/ when it went down, and the report and the console say where. */
+    private static void assertLabLogsKept(Path out, AdversityRunTest.Outcome run) throws Exception {
+        Path lab = out.resolve("lab");
+        for (String f : List.of("n1.log", "n2.log", "n3.log", "e1.log", "haproxy.log", "haproxy.cfg",
+                "n1/patroni.yml")) {
+            assertTrue(Files.isRegularFile(lab.resolve(f)), f + " kept in " + lab);
+        }
+        assertTrue(Files.size(lab.resolve("n1.log")) > 0 || Files.isDirectory(lab.resolve("n1/log")), "a node's log");
+        String yml = Files.readString(lab.resolve("n1/patroni.yml"));
+        List<String> passwords = yml.lines().filter(l -> l.strip().startsWith("password:")).toList();
+        assertEquals(3, passwords.size(), yml);
+        assertTrue(passwords.stream().allMatch(l -> l.endsWith("password: \"(not kept)\"")), "no password kept: " + yml);
+        assertTrue(Files.readString(out.resolve("report.md")).contains(lab.toString()), "report.md names " + lab);
+        assertTrue(run.out().contains("kept in " + lab), run.out());
     }
 
     private static String group(Pattern p, String notes, DisruptionRecord d) {

@@ -6,18 +6,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A program run to completion on this machine, the one way Gauntlet does it: stdin empty, stdout and stderr together
  * into a file (so a talkative program never blocks on a full pipe), bounded by a time limit after which it is killed,
  * and its outcome as data; or, with {@link #start}, started beside Gauntlet (PgBouncer, Toxiproxy, a child process
- * read as it writes). Optionally in a directory, without the caller's variables of a prefix ({@code PG}: so
- * PostgreSQL's tools see only the arguments given), with variables set ({@code LC_ALL=C}: messages in English).
+ * read as it writes). Optionally in a directory, with variables set ({@code LC_ALL=C}: messages in English).
+ *
+ * <p>A program Gauntlet starts gets an environment Gauntlet chose: of the caller's variables only those that say
+ * where programs are and whose account this is ({@link #KEPT}), then what the command sets. A user's
+ * {@code PGPASSWORD} once kept a Patroni lab from ever coming up (libpq prefers it to the lab's password file, so
+ * every replica's {@code pg_basebackup} failed to authenticate); {@code PGHOST}, {@code PGOPTIONS},
+ * {@code ETCDCTL_ENDPOINTS}, {@code PATRONI_*} or {@code PYTHONPATH} would change what the lab's programs do just the
+ * same. A command the user wrote (a plan's {@code command} disruption) runs with the caller's whole environment
+ * instead: {@link #withCallersEnvironment}.
  *
  * <pre>{@code
  * HostCommand.Outcome o = HostCommand.of("fsfreeze", "-f", "/mnt/x").within(Duration.ofMinutes(2)).run();
@@ -26,10 +33,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HostCommand {
 
+    /**
+     * The caller's variables a started program keeps: where programs are, whose account, its shell and home, the
+     * temporary directory, time zone, language and terminal. Nothing else of the caller's reaches it.
+     */
+    public static final Set<String> KEPT = Set.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "LANG",
+            "TERM");
+
     private final List<String> command;
     private Duration limit = Duration.ofSeconds(60);
     private Path directory;
-    private final List<String> removedPrefixes = new ArrayList<>();
+    private boolean callersEnvironment;
     private final Map<String, String> environment = new LinkedHashMap<>();
     private boolean wholeTree;
 
@@ -59,9 +73,12 @@ public final class HostCommand {
         return this;
     }
 
-    /** Without the caller's environment variables whose names start with {@code prefix}. */
-    public HostCommand withoutEnvironment(String prefix) {
-        removedPrefixes.add(prefix);
+    /**
+     * With the caller's whole environment, for a command the user wrote and means to run as in their own shell (a
+     * plan's {@code command} disruption); every program Gauntlet chooses runs without it.
+     */
+    public HostCommand withCallersEnvironment() {
+        callersEnvironment = true;
         return this;
     }
 
@@ -145,7 +162,9 @@ public final class HostCommand {
         if (directory != null) {
             builder.directory(directory.toFile());
         }
-        builder.environment().keySet().removeIf(k -> removedPrefixes.stream().anyMatch(k::startsWith));
+        if (!callersEnvironment) {
+            builder.environment().keySet().retainAll(KEPT);
+        }
         builder.environment().putAll(environment);
         return builder;
     }

@@ -47,6 +47,16 @@ public final class RunReport {
      */
     public static final String NOTES = "notes";
 
+    /** Adds {@code note} to the notes in a run's {@code parameters} (after the workload's own). */
+    public static void addNote(java.util.Map<String, Object> parameters, String note) {
+        java.util.List<Object> notes = new java.util.ArrayList<>();
+        if (parameters.get(NOTES) instanceof java.util.List<?> given) {
+            notes.addAll(given);
+        }
+        notes.add(note);
+        parameters.put(NOTES, notes);
+    }
+
     /** The Markdown of the report; chart links are included only for charts the run has data for. */
     public static String markdown(RunResult run) {
         return markdown(run, TimelineCharts.names(run));

@@ -64,7 +64,9 @@ final class CommandDisruption extends SystemDisruption {
         if (command.isBlank()) {
             return;
         }
-        HostCommand shell = HostCommand.of("sh", "-c", command).within(timeout).killingItsChildren()
+        // The user's own command, run as in their shell (their PGPASSWORD, kubectl's KUBECONFIG), with ours beside.
+        HostCommand shell = HostCommand.of("sh", "-c", command).withCallersEnvironment().within(timeout)
+                .killingItsChildren()
                 .env(CommandEnvironment.of(scheduled, step, system.hosts()));
         if (directory != null) {
             shell.in(directory);

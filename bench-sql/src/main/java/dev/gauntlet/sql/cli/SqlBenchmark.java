@@ -17,6 +17,7 @@ import dev.gauntlet.core.experiment.ExperimentRunner;
 import dev.gauntlet.core.prometheus.PrometheusEndpoint;
 import dev.gauntlet.core.report.PairComparison;
 import dev.gauntlet.core.report.RunGroup;
+import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.WorkerShare;
@@ -107,6 +108,8 @@ public final class SqlBenchmark<P> {
     private final RunOptions options;
     /** The live metrics endpoint of the current run ({@code --prometheus-port}), or null. */
     private PrometheusEndpoint live;
+    /** What the run's notes say of the logs of servers Gauntlet started (a lab's), kept when they stop; or null. */
+    private String labNote;
     private final Preparation<P> preparation;
     private PrintStream out = System.out;
     private String database;
@@ -306,6 +309,7 @@ public final class SqlBenchmark<P> {
              PrometheusEndpoint endpoint = port == null ? null : liveMetrics(port);
              Database db = faults == null ? connection.open(database, out) : faults.open(connection, database, out)) {
             live = endpoint;
+            labNote = db.keepLogsIn(outDir.resolve("lab")).orElse(null);
             if (endpoint != null) {
                 out.println("Prometheus metrics: http://localhost:" + endpoint.port() + "/metrics");
             }
@@ -372,6 +376,9 @@ public final class SqlBenchmark<P> {
             p.put("poolSize", connection.poolSize());
         }
         p.putAll(parameters.make(prepared, cell));
+        if (labNote != null) {
+            RunReport.addNote(p, labNote);
+        }
         if (adversity != null) {
             p.putAll(adversity.parameters());
         }

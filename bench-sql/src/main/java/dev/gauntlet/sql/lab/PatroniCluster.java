@@ -3,6 +3,7 @@ package dev.gauntlet.sql.lab;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.gauntlet.core.host.HostCommand;
 import dev.gauntlet.sql.ConnectionSettings;
+import dev.gauntlet.sql.ServerLogs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -33,12 +34,17 @@ import java.util.concurrent.TimeUnit;
  * {@code targetServerType=primary} ({@link #multiHostUrl}).
  *
  * <p>{@link #close} takes everything down, processes, namespaces, bridge and data directories, and so does a JVM
- * shutdown (Ctrl-C); {@code lab down} removes what a killed JVM left behind.
+ * shutdown (Ctrl-C), after copying the lab's logs and configurations into a directory that stays ({@link #logs}: the
+ * run's {@code lab/}, or one under {@link #KEPT_LOGS}); {@code lab down} removes what a killed JVM left behind. The
+ * programs it starts get an environment of the lab's choosing ({@code HostCommand}): a user's {@code PGPASSWORD},
+ * {@code PGHOST}, {@code ETCDCTL_*} or {@code PATRONI_*} reaches none of them.
  */
-public final class PatroniCluster implements AutoCloseable {
+public final class PatroniCluster implements AutoCloseable, ServerLogs {
 
     /** Where labs keep their data directories, logs and configuration: one directory per lab, by its tag. */
     public static final Path ROOT = Path.of("/var/tmp/gauntlet/lab");
+    /** Where a lab's logs stay after it is down, unless a run keeps them in its own directory: one per lab. */
+    public static final Path KEPT_LOGS = Path.of("/var/tmp/gauntlet/lab-logs");
     /** The superuser the workload connects as; its password is made afresh for each lab. */
     public static final String SUPERUSER = "postgres";
     private static final int ETCD_MEMBERS = 3;
@@ -101,32 +107,43 @@ public final class PatroniCluster implements AutoCloseable {
     private final Path directory;
     private final String password;
     private final List<Process> processes = new ArrayList<>();
+    /** What each started process is ({@code etcd e1}, {@code Patroni n2}, {@code HAProxy}) and its log. */
+    private final Map<Process, String> names = new java.util.HashMap<>();
+    private final Map<Process, Path> logFiles = new java.util.HashMap<>();
     private final PatroniRest rest = new PatroniRest();
     private final Map<String, String> nodeAddresses = new LinkedHashMap<>();
     private final Map<String, Process> patronis = new LinkedHashMap<>();
     private final List<String> etcdAddresses = new ArrayList<>();
+    private final java.util.function.Consumer<String> progress;
+    private Path logs;
     private LabNetwork network;
     private int haproxyPort;
     private int haproxyReplicaPort;
     private Thread shutdownHook;
     private boolean closed;
 
-    private PatroniCluster(LabHost.Programs programs, Settings settings, String tag) {
+    private PatroniCluster(LabHost.Programs programs, Settings settings, String tag,
+                           java.util.function.Consumer<String> progress) {
         this.programs = programs;
         this.settings = settings;
         this.tag = tag;
         this.directory = ROOT.resolve(tag);
         this.password = HexFormat.of().formatHex(random(12));
+        this.progress = progress;
+        this.logs = KEPT_LOGS.resolve(tag + "-" + java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
+                .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
 
     /**
      * Starts a lab and returns once Patroni has a leader, every node runs, and HAProxy's primary port answers SQL;
-     * says what it does on {@code progress}. Refuses (one line, nothing started) without root or the packages.
+     * says what it does on {@code progress}, and there where its logs are once it is down. Refuses (one line, nothing
+     * started) without root or the packages; a lab that does not come up is taken down, its logs kept, and the line
+     * thrown says where, and why when a node's log says it.
      */
     public static PatroniCluster start(Settings settings, java.util.function.Consumer<String> progress) {
         LabHost.Programs programs = LabHost.require();
         String tag = HexFormat.of().formatHex(random(2));
-        PatroniCluster cluster = new PatroniCluster(programs, settings, tag);
+        PatroniCluster cluster = new PatroniCluster(programs, settings, tag, progress);
         cluster.shutdownHook = new Thread(cluster::close, "gauntlet-lab-down");
         Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
         try {
@@ -181,7 +198,7 @@ public final class PatroniCluster implements AutoCloseable {
                 "--initial-cluster", initialCluster, "--initial-cluster-token", "gauntlet-" + tag,
                 "--initial-cluster-state", "new", "--heartbeat-interval", "100", "--election-timeout", "1000",
                 "--logger", "zap", "--log-level", "warn"));
-        processes.add(launch(command, directory.resolve(name + ".log")));
+        processes.add(launch("etcd " + name, command, directory.resolve(name + ".log")));
     }
 
     private void startPatroni(String node, List<String> etcdHosts) {
@@ -201,7 +218,7 @@ public final class PatroniCluster implements AutoCloseable {
         List<String> command = new ArrayList<>(network.in(node));
         command.addAll(List.of(programs.runuser().toString(), "-u", "postgres", "--", programs.patroni().toString(),
                 file.toString()));
-        Process p = launch(command, directory.resolve(node + ".log"));
+        Process p = launch("Patroni " + node, command, directory.resolve(node + ".log"));
         processes.add(p);
         patronis.put(node, p);
     }
@@ -236,16 +253,19 @@ public final class PatroniCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
-        processes.add(launch(List.of(programs.haproxy().toString(), "-db", "-f", file.toString()),
+        processes.add(launch("HAProxy", List.of(programs.haproxy().toString(), "-db", "-f", file.toString()),
                 directory.resolve("haproxy.log")));
     }
 
-    private static Process launch(List<String> command, Path log) {
+    private Process launch(String name, List<String> command, Path log) {
         try {
-            return HostCommand.of(command).env("LC_ALL", "C.UTF-8").start(ProcessBuilder.Redirect.appendTo(log.toFile()),
-                    null);
+            Process p = HostCommand.of(command).env("LC_ALL", "C.UTF-8")
+                    .start(ProcessBuilder.Redirect.appendTo(log.toFile()), null);
+            names.put(p, name);
+            logFiles.put(p, log);
+            return p;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start " + command.get(command.size() > 4 ? 4 : 0) + ": " + e, e);
+            throw new IllegalStateException("cannot start " + name + ": " + e, e);
         }
     }
 
@@ -256,8 +276,9 @@ public final class PatroniCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             for (Process p : processes) {
                 if (!p.isAlive()) {
-                    throw new IllegalStateException("a lab process exited while the cluster started ("
-                            + p.info().commandLine().orElse("?") + "); logs in " + directory);
+                    throw new IllegalStateException(names.get(p) + " exited (exit " + p.exitValue()
+                            + ") while the cluster started" + LabLogs.lastLine(logFiles.get(p)).map(l -> ": " + l)
+                            .orElse("") + "; logs in " + logs);
                 }
             }
             try {
@@ -282,7 +303,29 @@ public final class PatroniCluster implements AutoCloseable {
             sleep(500);
         }
         throw new IllegalStateException("the Patroni lab did not come up in " + START_LIMIT.toMinutes()
-                + " min (" + last + "); logs in " + directory);
+                + " min (" + last + ")" + whyNotUp() + "; logs in " + logs);
+    }
+
+    /**
+     * What the logs of the members not up say last that failed ({@code n2 creating replica: FATAL: password
+     * authentication failed for user "replicator"}), after a semicolon; empty when none is known or none says.
+     */
+    private String whyNotUp() {
+        List<String> why = new ArrayList<>();
+        List<Member> members;
+        try {
+            members = members();
+        } catch (IllegalStateException e) {
+            members = nodeAddresses.keySet().stream().map(n -> new Member(n, "?", "not answering", null, null, null))
+                    .toList();
+        }
+        for (Member m : members) {
+            if (!"running".equals(m.state()) && !"streaming".equals(m.state())) {
+                LabLogs.lastError(directory, m.name()).ifPresent(line -> why.add(m.name() + " " + m.state() + ": "
+                        + line));
+            }
+        }
+        return why.isEmpty() ? "" : "; " + String.join("; ", why);
     }
 
     /** The members as a node's Patroni sees them ({@code GET /cluster}), from the first node that answers. */
@@ -359,9 +402,25 @@ public final class PatroniCluster implements AutoCloseable {
         return settings;
     }
 
-    /** The lab's directory: data directories, configurations, logs. */
+    /** The lab's directory: data directories, configurations, logs. It goes with the lab. */
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * Where the lab's logs and configurations are copied when it goes down (passwords left out), to stay: a run's
+     * {@code lab/}, or by default {@code /var/tmp/gauntlet/lab-logs/TAG-TIME}.
+     */
+    public Path logs() {
+        return logs;
+    }
+
+    /** Keeps the lab's logs in {@code dir} when it goes down, instead of where {@link #logs} said. */
+    @Override
+    public synchronized String keepLogsIn(Path dir) {
+        this.logs = dir;
+        return "the Patroni lab's logs (each node's Patroni and PostgreSQL logs, etcd's, HAProxy's, the nodes' "
+                + "patroni.yml without passwords) are in `" + dir + "`, copied when the lab went down after the run";
     }
 
     /** The network the lab's hosts are on (a node is cut off through it). */
@@ -449,10 +508,22 @@ public final class PatroniCluster implements AutoCloseable {
             }
         }
         LabLeftovers.killProcesses(directory);
+        keepLogs();
         if (network != null) {
             network.destroy();
         }
         LabLeftovers.deleteTree(directory);
+    }
+
+    /** Copies the logs out before the directory goes, and says where on the lab's progress. */
+    private void keepLogs() {
+        try {
+            int files = LabLogs.copy(directory, logs).size();
+            progress.accept("lab down; its logs (" + files + " files: Patroni, PostgreSQL, etcd, HAProxy, patroni.yml "
+                    + "without passwords) kept in " + logs);
+        } catch (IOException | RuntimeException e) {
+            progress.accept("lab down; its logs could not be kept in " + logs + " (" + e.getMessage() + ")");
+        }
     }
 
     /**

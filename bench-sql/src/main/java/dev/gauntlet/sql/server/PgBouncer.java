@@ -288,7 +288,7 @@ public final class PgBouncer implements AutoCloseable {
     private static Process launch(ServerAccount account, Path executable, Path directory) throws IOException {
         HostCommand bouncer = HostCommand.of(account.command(
                         List.of(executable.toString(), directory.resolve(CONFIG_FILE).toString())))
-                .in(directory).withoutEnvironment("PG").env("LC_ALL", "C");
+                .in(directory).env("LC_ALL", "C");
         log.debug("running {}", bouncer.command());
         return bouncer.start(ProcessBuilder.Redirect.appendTo(directory.resolve(LOG_FILE).toFile()), null);
     }

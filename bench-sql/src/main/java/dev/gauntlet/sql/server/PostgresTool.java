@@ -38,9 +38,9 @@ final class PostgresTool {
 
     Outcome run(List<String> argv) {
         String tool = Path.of(argv.get(0)).getFileName() + (argv.size() > 1 ? " " + argv.get(1) : "");
-        // PGDATA, PGPORT and friends in the caller's environment would override nothing we pass, but keep them out
-        // so the tools see only our arguments; LC_ALL=C keeps their messages in English.
-        HostCommand command = HostCommand.of(account.command(argv)).in(Path.of("/")).withoutEnvironment("PG")
+        // The tools see only our arguments (HostCommand keeps PGDATA, PGPORT and friends out); LC_ALL=C keeps their
+        // messages in English.
+        HostCommand command = HostCommand.of(account.command(argv)).in(Path.of("/"))
                 .env("LC_ALL", "C").within(limit);
         try {
             log.debug("running {}", command.command());
