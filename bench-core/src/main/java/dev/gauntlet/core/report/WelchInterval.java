@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.DoublePredicate;
+import org.apache.commons.statistics.distribution.TDistribution;
 
 /**
  * The 95% confidence interval of mean(b) - mean(a) over the per-run values of two sides (Welch's t interval:
@@ -14,6 +15,9 @@ import java.util.function.DoublePredicate;
  * t(0.975, df) × √(s_a²/n_a + s_b²/n_b) with df = (s_a²/n_a + s_b²/n_b)² / ((s_a²/n_a)²/(n_a−1) +
  * (s_b²/n_b)²/(n_b−1)). With n runs on each side and the variances observed, that becomes
  * h(n) = t(0.975, (n−1)(s_a²+s_b²)²/(s_a⁴+s_b⁴)) × √((s_a²+s_b²)/n), which only shrinks as n grows.
+ *
+ * <p>The quantiles t(0.975, df) are Apache Commons Statistics' ({@link TDistribution}), for any df, Welch's
+ * fractional ones included.
  *
  * @param meanA     the mean of the baseline's per-run values
  * @param meanB     the mean of the other side's per-run values
@@ -57,7 +61,7 @@ record WelchInterval(double meanA, double meanB, double varianceA, double varian
             return 0;
         }
         double df = (va + vb) * (va + vb) / (va * va / (runsA - 1) + vb * vb / (runsB - 1));
-        return StudentT.quantile(CONFIDENCE_QUANTILE, df) * Math.sqrt(va + vb);
+        return t(df) * Math.sqrt(va + vb);
     }
 
     /** The half-width h(n) the interval would have with {@code n} runs on each side at the variances observed. */
@@ -67,7 +71,7 @@ record WelchInterval(double meanA, double meanB, double varianceA, double varian
             return 0;
         }
         double df = (n - 1) * sum * sum / (varianceA * varianceA + varianceB * varianceB);
-        return StudentT.quantile(CONFIDENCE_QUANTILE, df) * Math.sqrt(sum / n);
+        return t(df) * Math.sqrt(sum / n);
     }
 
     /**
@@ -89,6 +93,11 @@ record WelchInterval(double meanA, double meanB, double varianceA, double varian
             }
         }
         return OptionalInt.of(lo);
+    }
+
+    /** t(0.975, df): Student's t quantile. */
+    private static double t(double df) {
+        return TDistribution.of(df).inverseCumulativeProbability(CONFIDENCE_QUANTILE);
     }
 
     private static double mean(double[] v) {

@@ -1,5 +1,7 @@
 package dev.gauntlet.tpcc.figures;
 
+import org.apache.commons.statistics.distribution.BinomialDistribution;
+
 /**
  * The two-sided 99.9% acceptance interval of a binomial count: of runs that draw each of {@code n} trials
  * with probability {@code p}, as the workload does, at most 1 in 1,000 lands outside {@code lo..hi} (at most 1
@@ -7,14 +9,14 @@ package dev.gauntlet.tpcc.figures;
  * New-Orders the 0.9-1.1% rollback band is one standard deviation wide each side and fails a third of correct
  * runs.
  *
- * <p>Exact, from the binomial distribution itself: the normal approximation {@code p ± 3.29 sd} is skewed at
- * the audit's small expected counts (100 rollbacks in 10,000 New-Orders) and fails about 1.2 correct runs in
- * 1,000 there instead of at most 1.
+ * <p>Exact, from the binomial distribution itself (Apache Commons Statistics' {@link BinomialDistribution}): the
+ * normal approximation {@code p ± 3.29 sd} is skewed at the audit's small expected counts (100 rollbacks in 10,000
+ * New-Orders) and fails about 1.2 correct runs in 1,000 there instead of at most 1.
  *
  * @param p  the probability of one trial, as the workload draws it
  * @param n  the trials
- * @param lo the least count accepted
- * @param hi the greatest count accepted
+ * @param lo the least count accepted: the least whose lower tail P(X &lt;= lo) exceeds {@link #FALSE_ALARMS} / 2
+ * @param hi the greatest count accepted: the greatest whose upper tail P(X &gt;= hi) exceeds it
  */
 record BinomialInterval(double p, long n, long lo, long hi) {
 
@@ -24,48 +26,24 @@ record BinomialInterval(double p, long n, long lo, long hi) {
     /** How details name it. */
     static final String NAME = "99.9% binomial interval";
 
-    /**
-     * Standard deviations either side of the mode over which probabilities are summed; what lies beyond
-     * weighs less than 1e-30 and cannot move a bound.
-     */
-    private static final int WINDOW_DEVIATIONS = 12;
+    /** The most trials an interval can have: the library counts them in an {@code int}. */
+    static final long MOST_TRIALS = Integer.MAX_VALUE;
 
+    /** The interval of {@code n} trials (at most {@link #MOST_TRIALS}) drawn with probability {@code p}. */
     static BinomialInterval around(double p, long n) {
         if (p <= 0 || p >= 1) {
             throw new IllegalArgumentException("a drawn share must lie strictly between 0 and 1: " + p);
         }
-        if (n == 0) {
-            return new BinomialInterval(p, 0, 0, 0);
+        if (n < 0 || n > MOST_TRIALS) {
+            throw new IllegalArgumentException("the trials must lie between 0 and " + MOST_TRIALS + ": " + n);
         }
-        // Probabilities relative to the mode's, by the ratio of neighbours P(k+1)/P(k) = (n-k)/(k+1) * p/(1-p):
-        // no factorials, no overflow, and O(sqrt(n)) work however long the run was.
-        long mode = Math.min(n, (long) Math.floor((n + 1) * p));
-        long reach = (long) Math.ceil(WINDOW_DEVIATIONS * Math.sqrt(n * p * (1 - p))) + 20;
-        long from = Math.max(0, mode - reach);
-        long to = Math.min(n, mode + reach);
-        double[] weight = new double[(int) (to - from + 1)];
-        weight[(int) (mode - from)] = 1;
-        double odds = p / (1 - p);
-        for (long k = mode; k < to; k++) {
-            weight[(int) (k + 1 - from)] = weight[(int) (k - from)] * (n - k) / (k + 1) * odds;
-        }
-        for (long k = mode; k > from; k--) {
-            weight[(int) (k - 1 - from)] = weight[(int) (k - from)] * k / (n - k + 1) / odds;
-        }
-        double total = 0;
-        for (double w : weight) {
-            total += w;
-        }
-        double tail = FALSE_ALARMS / 2 * total;
-        long lo = from;
-        for (double below = 0; below + weight[(int) (lo - from)] <= tail; lo++) {
-            below += weight[(int) (lo - from)];
-        }
-        long hi = to;
-        for (double above = 0; above + weight[(int) (hi - from)] <= tail; hi--) {
-            above += weight[(int) (hi - from)];
-        }
-        return new BinomialInterval(p, n, lo, hi);
+        BinomialDistribution counts = BinomialDistribution.of((int) n, p);
+        double tail = FALSE_ALARMS / 2;
+        // The library's inverses are the least x with P(X <= x) >= their argument and the least x with
+        // P(X > x) <= it. The next double above the tail makes the first "exceeds"; the second is the greatest hi
+        // with P(X >= hi) = P(X > hi - 1) > tail.
+        return new BinomialInterval(p, n, counts.inverseCumulativeProbability(Math.nextUp(tail)),
+                counts.inverseSurvivalProbability(tail));
     }
 
     /**

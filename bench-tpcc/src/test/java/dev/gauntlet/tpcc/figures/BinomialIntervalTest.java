@@ -2,9 +2,13 @@ package dev.gauntlet.tpcc.figures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gauntlet.core.result.Check;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class BinomialIntervalTest {
 
@@ -19,6 +23,32 @@ class BinomialIntervalTest {
         assertBounds(0.01, 500, 0, 14);
     }
 
+    /**
+     * lo..hi for p = 0.01, 0.1, 0.45 and 0.6 at each n, recorded from the hand-summed weights the library replaced
+     * (it gives them all unchanged). Every bound is exact, checked against the tails in 40-digit arithmetic
+     * (mpmath): {@code P(X <= lo) > 0.0005 >= P(X < lo)} and {@code P(X >= hi) > 0.0005 >= P(X > hi)}. The closest
+     * call, 0.45 at 100,000: P(X <= 44,482) is 1.00004 times 0.0005.
+     */
+    @ParameterizedTest(name = "n {0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        0       | 0..0           | 0..0           | 0..0           | 0..0
+        1       | 0..1           | 0..1           | 0..1           | 0..1
+        10      | 0..2           | 0..5           | 0..9           | 1..10
+        100     | 0..6           | 2..21          | 29..61         | 44..76
+        1000    | 2..22          | 70..132        | 398..502       | 549..651
+        10000   | 69..134        | 903..1100      | 4336..4664     | 5838..6161
+        100000  | 898..1105      | 9689..10313    | 44482..45518   | 59490..60509
+        1000000 | 9674..10329    | 99014..100988  | 448363..451637 | 598388..601612
+        """)
+    void boundsOverATable(long n, String at1, String at10, String at45, String at60) {
+        double[] p = {0.01, 0.10, 0.45, 0.60};
+        String[] bounds = {at1, at10, at45, at60};
+        for (int i = 0; i < p.length; i++) {
+            String[] loHi = bounds[i].split("\\.\\.");
+            assertBounds(p[i], n, Long.parseLong(loHi[0]), Long.parseLong(loHi[1]));
+        }
+    }
+
     @Test
     void theIntervalIsVacuousUntilItExcludesNoneAndAll() {
         assertEquals(757, BinomialInterval.leastMeaningfulSample(0.01));
@@ -31,11 +61,26 @@ class BinomialIntervalTest {
     }
 
     @Test
-    void aVeryLongRunIsCheap() {
-        // A billion order lines: the work grows with the standard deviation, not with n.
+    void aVeryLongRunIsCheapAndTheTrialsEndAtTheLibrarysInt() {
+        // A billion order lines: the library's inverses bisect its regularized beta, with no sum over the counts.
         BinomialInterval lines = BinomialInterval.around(0.01, 1_000_000_000L);
         assertTrue(lines.accepts(10_000_000) && lines.accepts(9_990_000), lines::toString);
         assertFalse(lines.accepts(9_980_000) || lines.accepts(10_020_000), lines::toString);
+        BinomialInterval most = BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS);
+        assertTrue(most.accepts(Math.round(0.01 * Integer.MAX_VALUE)), most::toString);
+        assertThrows(IllegalArgumentException.class,
+                () -> BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS + 1));
+    }
+
+    @Test
+    void pastTheMostTrialsTheSpecBandAloneJudges() {
+        AuditedShare rollbacks = new AuditedShare("9.2.2 New-Order rollbacks", "rollbacks", "New-Orders", 1, 0.9, 1.1);
+        long whole = 3_000_000_000L;
+        Check within = rollbacks.judge(whole / 100, whole);
+        assertEquals(Check.Status.PASS, within.status(), within::toString);
+        assertEquals("rollbacks 1.00% of 3,000,000,000 New-Orders; accepted 0.90-1.10% (spec; no 99.9% binomial "
+                + "interval past 2,147,483,647 New-Orders)", within.detail());
+        assertEquals(Check.Status.FAIL, rollbacks.judge(whole / 50, whole).status());
     }
 
     private static void assertBounds(double p, long n, long lo, long hi) {
