@@ -76,6 +76,11 @@ public final class Benchmark {
         return new Benchmark(command.root().name(), workload, args, out);
     }
 
+    /** Whether the command line gave {@code --prime} (not left to its default). */
+    private boolean primeGiven() {
+        return args.stream().anyMatch(a -> a.equals("--prime") || a.startsWith("--prime="));
+    }
+
     /** Labels the result ({@code --label}) and keeps it in a store besides its directory ({@code --store}). */
     public Benchmark keeping(ResultOptions results) {
         this.keeping = results;
@@ -135,7 +140,7 @@ public final class Benchmark {
                 Dashboard.write(result, dir);
             }
             out.println();
-            out.print(Summary.of(result));
+            out.print(Summary.of(result, primeGiven()));
             if (record.unfinishedOperations() > 0) {
                 out.println("warning: " + record.unfinishedOperations()
                         + " worker(s) were still inside an operation when the run ended; their operations are not counted");

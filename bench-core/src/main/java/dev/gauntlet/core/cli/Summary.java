@@ -20,6 +20,11 @@ public final class Summary {
     }
 
     public static String of(RunResult r) {
+        return of(r, false);
+    }
+
+    /** @param primeGiven whether the user gave {@code --prime} ({@link PrimeOutcome#warning}) */
+    public static String of(RunResult r, boolean primeGiven) {
         StringBuilder b = new StringBuilder(HEADER).append('\n');
         for (OperationResult op : r.operations()) {
             LatencySummary l = op.latencyMs();
@@ -40,7 +45,7 @@ public final class Summary {
             b.append(String.format(Locale.ROOT, "unissued: %,d operations were due before the end but never ran "
                     + "(their wait is in report.md as a lower bound)%n", r.totalUnissued()));
         }
-        String unsettled = PrimeOutcome.warning(r.parameters());
+        String unsettled = PrimeOutcome.warning(r.parameters(), r.phases(), primeGiven);
         if (unsettled != null) {
             b.append(unsettled).append('\n');
         }
