@@ -33,6 +33,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Pub/sub against a real PostgreSQL: figures, and delivery verification that passes and that can fail. */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class PubSubTest {
 
 

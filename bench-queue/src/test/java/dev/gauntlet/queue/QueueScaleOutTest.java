@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Tag("long")
 class QueueScaleOutTest {
 
     /**

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,6 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * verification catches a lost message and a redelivered one.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class WorkQueueTest {
 
     private static final int PAYLOAD = 100;

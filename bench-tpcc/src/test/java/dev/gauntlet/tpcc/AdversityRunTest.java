@@ -19,6 +19,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import picocli.CommandLine;
  * after), and plans a target cannot take are refused in one line before anything starts.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class AdversityRunTest {
 
     record Outcome(int code, String out, String err) {

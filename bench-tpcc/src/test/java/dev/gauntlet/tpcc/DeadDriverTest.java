@@ -25,6 +25,7 @@ import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code check --ledger} proves (or refutes) that nothing it heard commit was lost.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class DeadDriverTest {
 
     @Test

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as they were.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class InterruptedLoadTest {
 
     /** The tables of one warehouse, with the column that says which, and the rows a warehouse has in each. */

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledges commits no replica has, the cluster fails over without them, and the nothing-lost check names them.
  * Either way the lab is gone afterwards.
  */
+@Tag("long")
 class PatroniAdversityTest {
 
     private static final Pattern BEFORE = Pattern.compile("before: .*?(n\\d) leader");
@@ -113,12 +115,15 @@ class PatroniAdversityTest {
         Check lost = r.checks().stream().filter(c -> c.name().equals(NothingLost.NAME)).findFirst().orElseThrow();
         assertEquals(Check.Status.FAIL, lost.status(), lost.detail());
         assertTrue(lost.detail().matches("(?s).*lost \\(warehouse/district/order\\).*1/\\d+/\\d+.*"), lost.detail());
-        assertLabLogsKept(out, run);
+        assertLabLogsKept(out);
         assertNothingLeft();
     }
 
-    /** The lab's logs, copied into the run's lab/ when it went down, and the report and the console say where. */
-    private static void assertLabLogsKept(Path out, AdversityRunTest.Outcome run) throws Exception {
+    /**
+     * The lab's logs, copied into the run's lab/ when it went down, and report.md says where (the console's line goes
+     * to System.out, which the test does not capture; LabInAUsersShellTest reads lab up's).
+     */
+    private static void assertLabLogsKept(Path out) throws Exception {
         Path lab = out.resolve("lab");
         for (String f : List.of("n1.log", "n2.log", "n3.log", "e1.log", "haproxy.log", "haproxy.cfg",
                 "n1/patroni.yml")) {
@@ -130,7 +135,6 @@ class PatroniAdversityTest {
         assertEquals(3, passwords.size(), yml);
         assertTrue(passwords.stream().allMatch(l -> l.endsWith("password: \"(not kept)\"")), "no password kept: " + yml);
         assertTrue(Files.readString(out.resolve("report.md")).contains(lab.toString()), "report.md names " + lab);
-        assertTrue(run.out().contains("kept in " + lab), run.out());
     }
 
     private static String group(Pattern p, String notes, DisruptionRecord d) {

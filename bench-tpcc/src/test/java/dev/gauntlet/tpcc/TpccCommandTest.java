@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +28,7 @@ import picocli.CommandLine;
 
 /** The commands end to end against a real PostgreSQL with two loaded warehouses. */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class TpccCommandTest {
 
     static TestDatabase db;

@@ -14,6 +14,7 @@ import dev.gauntlet.testing.TestDatabase;
 import dev.gauntlet.trainevents.workload.Lifecycle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * PgBouncer, a matrix with its comparison, init and check, and bad input refused with one line before anything starts.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class TrainEventsCommandTest {
 
     private static CommandRun cli(TestDatabase db, String command, String... args) {

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the gauge's spike drawn, and zoomed in, every interval. Not asserted, recorded: the heap, the files' sizes and
  * the page's load time, in {@code target/hours-of-intervals.txt} (reports/adversity.md, "Hours, not minutes").
  */
+@Tag("long")
 class HoursOfIntervalsTest {
 
     static final String HEAP = "256m";

@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * lateness (a fraction of a millisecond on a busy 2-core machine, and part of the latency it reports) stays well
  * inside the 1%.
  */
+@Tag("long")
 class OpenLoopFidelityTest {
 
     private static final double RATE = 20;

@@ -47,8 +47,9 @@ final class LabCommand implements Callable<Integer> {
 
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Starts a lab and keeps it up until Ctrl-C, then takes everything down (processes, "
-                    + "namespaces, bridge, data). Prints its URLs (HAProxy's primary and replica ports, the multi-host "
-                    + "URL) and the patronictl line to watch it."},
+                    + "namespaces, bridge, data), keeping its logs (Patroni's, PostgreSQL's, etcd's, HAProxy's, the "
+                    + "nodes' patroni.yml without passwords) under /var/tmp/gauntlet/lab-logs. Prints its URLs "
+                    + "(HAProxy's primary and replica ports, the multi-host URL) and the patronictl line to watch it."},
             footerHeading = "%nExamples:%n",
             footer = {"  ${ROOT-COMMAND-NAME} lab up",
                     "  ${ROOT-COMMAND-NAME} lab up --nodes 3 --standby sync --database tpcc",
@@ -102,6 +103,7 @@ final class LabCommand implements Callable<Integer> {
             out.println("  user:               " + PatroniCluster.SUPERUSER + "   password: " + cluster.password());
             out.println("  watch:              " + cluster.patronictl());
             out.println("  files:              " + cluster.directory());
+            out.println("  logs:               copied to " + cluster.logs() + " when it goes down");
             out.println("Ctrl-C takes it down.");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 cluster.close();

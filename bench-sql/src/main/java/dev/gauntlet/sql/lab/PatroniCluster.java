@@ -387,10 +387,13 @@ public final class PatroniCluster implements AutoCloseable, ServerLogs {
         return DriverManager.getConnection(url, p);
     }
 
-    /** The line that lists the cluster by hand: {@code patronictl -c .../n1/patroni.yml list}. */
+    /**
+     * The line that lists the cluster by hand: {@code patronictl -c .../n1/patroni.yml list}, under {@code env -i} so
+     * the user's {@code PATRONI_*} and {@code PG*} variables (which patronictl reads) do not turn it elsewhere.
+     */
     public String patronictl() {
-        return String.join(" ", network.in("n1")) + " " + programs.patronictl() + " -c "
-                + directory.resolve("n1").resolve("patroni.yml") + " list";
+        return String.join(" ", network.in("n1")) + " env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "
+                + programs.patronictl() + " -c " + directory.resolve("n1").resolve("patroni.yml") + " list";
     }
 
     /** The lab's nodes by name ({@code n1}...), with their addresses. */

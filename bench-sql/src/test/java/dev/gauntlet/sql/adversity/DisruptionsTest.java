@@ -21,6 +21,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * condition with a deadline ({@link Await}), never as a sleep.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("long")
 class DisruptionsTest {
 
     @TempDir

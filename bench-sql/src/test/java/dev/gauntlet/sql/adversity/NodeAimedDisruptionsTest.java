@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * Patroni restart it. Each is recorded as a cluster's fault is: the members before, the availability gap by the write
  * probe, and the node's return.
  */
+@Tag("long")
 class NodeAimedDisruptionsTest {
 
     /** A log that keeps what a disruption says, as the runner's record does. */

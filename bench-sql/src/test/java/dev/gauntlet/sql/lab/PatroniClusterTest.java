@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * reach the leader, the cluster fails over by itself when the leader's node is cut off, and closing the lab leaves
  * no process, namespace, link or directory behind.
  */
+@Tag("long")
 class PatroniClusterTest {
 
     @Test

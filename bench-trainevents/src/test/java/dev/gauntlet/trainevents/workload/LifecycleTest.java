@@ -43,6 +43,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,6 +56,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * matching its payload, or a process or archive the driver heard commit is undone (even one the run then redid).
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("long")
 class LifecycleTest {
 
     private static final TrainEventsWorkload.Shape SHAPE =
