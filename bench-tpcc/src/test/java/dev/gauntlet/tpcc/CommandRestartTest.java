@@ -12,6 +12,7 @@ import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.tpcc.checks.NothingLost;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   mvn -o -pl bench-tpcc -am test -Dtest=CommandRestartTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  */
+@Tag("long")
 class CommandRestartTest {
 
     @Test

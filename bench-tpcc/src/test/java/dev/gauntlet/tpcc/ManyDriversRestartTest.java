@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   mvn -o -pl bench-tpcc -am verify -Dtest=ManyDriversRestartTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  */
+@Tag("long")
 class ManyDriversRestartTest {
 
     private static final String PLAN = """

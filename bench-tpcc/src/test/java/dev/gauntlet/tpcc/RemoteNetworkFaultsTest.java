@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   mvn -o -pl bench-tpcc -am test -Dtest=RemoteNetworkFaultsTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  */
+@Tag("long")
 class RemoteNetworkFaultsTest {
 
     @Test
