@@ -136,9 +136,10 @@ public final class RecoveryAnalysis {
      * The verdict on a disruption {@code r} did not find recovered by its horizon {@code h}. Back, with the hold that
      * began then still running when the wait ended (cut short by the next disruption or the phase's end, and not
      * already failed): not judged, with when it came back and how long it held. Not recovered when it came back and
-     * left the range during a hold that had room to complete (or left it so long that the hold could no longer pass)
-     * and no later hold was running at the horizon, the time it had at least one hold; or when it was never back in
-     * all the time it had, at least the rule's window and hold. Not judged when the horizon came sooner than that.
+     * left the range during a hold that had room to complete (or left it so long that the hold could no longer pass,
+     * the time it had at least the rule's window and hold), no later hold running at the horizon; or when it was
+     * never back in all the time it had, at least the rule's window and hold. Else not judged: the horizon came
+     * sooner than that.
      */
     private static DisruptionRecord unrecovered(DisruptionRecord d, Recovery r, Horizon h, RecoveryRule rule) {
         double had = h.at() - d.endSeconds();
@@ -428,10 +429,12 @@ public final class RecoveryAnalysis {
 
         /** The interval ending at {@code t}, whose window is {@code healthy} or not; true once recovered. */
         public boolean hear(double t, boolean healthy) {
-            if (!Double.isNaN(lastCall) && t > lastCall) {
-                step = t - lastCall;
+            if (!over) {
+                if (!Double.isNaN(lastCall) && t > lastCall) {
+                    step = t - lastCall;
+                }
+                lastCall = t;
             }
-            lastCall = t;
             if (over || t < end + 1e-9) {
                 return seconds != null;
             }
@@ -498,9 +501,10 @@ public final class RecoveryAnalysis {
                 }
                 double start = left.peekFirst()[0];
                 long inside = left.stream().filter(w -> w[1] == 1).count();
-                // The windows its hold has still to hear, counted generously: a hold is given up only when sure.
+                // The windows its hold has still to hear, counted generously (one more for the intervals' jitter,
+                // spaced by the last ones heard): a hold is given up only when sure.
                 double more = Double.isNaN(step) ? Double.POSITIVE_INFINITY
-                        : Math.max(0, Math.ceil((start + hold - last) / step - 1e-6));
+                        : Math.max(0, Math.ceil((start + hold - last) / step - 1e-6)) + 1;
                 if (Double.isInfinite(more) || inside + more >= share * (left.size() + more) - 1e-9) {
                     return Optional.of(new double[] {start, last - start});
                 }
