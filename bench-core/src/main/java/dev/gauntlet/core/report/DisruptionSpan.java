@@ -38,14 +38,15 @@ record DisruptionSpan(String name, double start, double end, boolean happened, S
         return from.equals(to) ? "at " + from : from + "-" + to;
     }
 
-    /** Whether the next disruption or the phase's end came before the rule could judge it. */
+    /** Whether the next disruption or the phase's end came before the rule could judge it (or cut its hold short). */
     boolean notJudged() {
         return DisruptionRecord.NOT_JUDGED.equals(recovery);
     }
 
     /**
      * The verdict in words: {@code recovered in 12.0s}, {@code not recovered}, {@code not judged: the next
-     * disruption, ... came 5.0s after its end ...}, or a dash without a verdict.
+     * disruption, ... came 5.0s after its end ...} or {@code not judged: back at 82.0s, held 23.0s of 30.0s before
+     * ...}, or a dash without a verdict.
      */
     String recoveryText() {
         if (recovered()) {

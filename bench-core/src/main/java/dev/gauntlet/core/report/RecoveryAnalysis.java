@@ -27,10 +27,14 @@ import org.HdrHistogram.Histogram;
  *   <li><b>recovery</b> of each disruption, one of three verdicts. <i>Recovered</i>, with the time from its end to the
  *       first rolling window of the rule's operation back inside the range the baseline's own windows held, when
  *       the windows from there on stay in it for the rule's hold time as often as the baseline's did (less a tenth);
- *       <i>not recovered</i> when that never happened in all the time it had (to the end of the phase it ended in
- *       and of the rule's recovery phases after it, or to the next disruption's start), and that time was at least
- *       the rule's window and hold; <i>not judged</i> when the next disruption or the phase's end came sooner (the
- *       record says which, and when).</li>
+ *       <i>not recovered</i> only when the data say so in the time it had (to the end of the phase it ended in and
+ *       of the rule's recovery phases after it, or to the next disruption's start): never back inside the range,
+ *       that time at least the rule's window and hold, or back and out of it again during a hold that had room to
+ *       complete (or for so long that the hold could no longer pass), no hold running when the time was up;
+ *       <i>not judged</i> when back with the hold cut short by the next disruption or the phase's end (the record
+ *       says when it came back, how long it held and what cut it: {@code back at 82.0s, held 23.0s of 30.0s before
+ *       the next disruption, latency, at 105.0s}), or never back in a time shorter than window and hold (the record
+ *       says which came, and when).</li>
  *   <li><b>unavailability</b>: the seconds of intervals in which nothing committed, over the run
  *       ({@code unavailableSeconds}) and per phase ({@code unavailableSeconds.PHASE}).</li>
  * </ul>
@@ -99,7 +103,6 @@ public final class RecoveryAnalysis {
                 recoveries.stream().filter(java.util.Objects::nonNull).forEach(r -> r.hear(i.t(), healthy));
             });
         }
-        double needs = (rule.windowSeconds() + rule.holdSeconds());
         List<DisruptionRecord> judged = new ArrayList<>();
         for (int k = 0; k < run.disruptions().size(); k++) {
             DisruptionRecord d = run.disruptions().get(k);
@@ -109,14 +112,7 @@ public final class RecoveryAnalysis {
             } else if (r.seconds().isPresent()) {
                 judged.add(d.recovered(r.seconds().get()));
             } else {
-                Horizon h = horizons.get(k);
-                double had = h.at() - d.endSeconds();
-                judged.add(had + 1e-6 >= needs
-                        ? d.notRecovered("not back in the " + Figures.seconds(had) + " to " + h.what())
-                        : d.notJudged(h.what() + " came " + Figures.seconds(Math.max(0, had))
-                                + " after its end, before the rule could hold (it needs " + Figures.seconds(needs)
-                                + ": a " + Figures.seconds(rule.windowSeconds()) + " window, held "
-                                + Figures.seconds(rule.holdSeconds()) + ")"));
+                judged.add(unrecovered(d, r, horizons.get(k), rule));
             }
         }
         judged = withFailures(judged, horizons, timeline);
@@ -134,6 +130,37 @@ public final class RecoveryAnalysis {
             metrics.add("recoveryHoldShare", baseline.get().holdShare(), MetricInfo.neither());
         }
         return run.toBuilder().metrics(metrics).disruptions(judged).recoveryRule(rule).build();
+    }
+
+    /**
+     * The verdict on a disruption {@code r} did not find recovered by its horizon {@code h}. Back, with the hold that
+     * began then still running when the wait ended (cut short by the next disruption or the phase's end, and not
+     * already failed): not judged, with when it came back and how long it held. Not recovered when it came back and
+     * left the range during a hold that had room to complete (or left it so long that the hold could no longer pass,
+     * the time it had at least the rule's window and hold), no later hold running at the horizon; or when it was
+     * never back in all the time it had, at least the rule's window and hold. Else not judged: the horizon came
+     * sooner than that.
+     */
+    private static DisruptionRecord unrecovered(DisruptionRecord d, Recovery r, Horizon h, RecoveryRule rule) {
+        double had = h.at() - d.endSeconds();
+        double needs = rule.windowSeconds() + rule.holdSeconds();
+        Optional<double[]> cut = r.cut();
+        if (cut.isPresent()) {
+            return d.notJudged("back at " + Figures.seconds(cut.get()[0]) + ", held " + Figures.seconds(cut.get()[1])
+                    + " of " + Figures.seconds(rule.holdSeconds()) + " before " + h.what());
+        }
+        if (r.back().isPresent() && (r.holdFailed() || had + 1e-6 >= needs)) {
+            return d.notRecovered("back at " + Figures.seconds(r.back().get()) + ", out of the range again within its "
+                    + Figures.seconds(rule.holdSeconds()) + " hold; not back to stay in the " + Figures.seconds(had)
+                    + " to " + h.what());
+        }
+        if (had + 1e-6 >= needs) {
+            return d.notRecovered("not back in the " + Figures.seconds(had) + " to " + h.what());
+        }
+        return d.notJudged(h.what() + " came " + Figures.seconds(Math.max(0, had))
+                + " after its end, before the rule could hold (it needs " + Figures.seconds(needs)
+                + ": a " + Figures.seconds(rule.windowSeconds()) + " window, held "
+                + Figures.seconds(rule.holdSeconds()) + ")");
     }
 
     /**
@@ -371,7 +398,9 @@ public final class RecoveryAnalysis {
     /**
      * One disruption's recovery, heard interval by interval: from its {@code end}, recovered at the first window back
      * inside the baseline's range from which the windows of the next hold time are inside it at least as often as the
-     * baseline's {@linkplain Baseline#holdShare hold share}; over once the {@code horizon} passes first.
+     * baseline's {@linkplain Baseline#holdShare hold share}; over once the {@code horizon} passes first. When it is
+     * over unrecovered, it says whether the workload was ever back ({@link #back}), whether a hold that had room to
+     * complete failed ({@link #holdFailed}) and the hold still running when the horizon cut it short ({@link #cut}).
      */
     public static final class Recovery {
         private final double end;
@@ -382,6 +411,14 @@ public final class RecoveryAnalysis {
         private final Deque<double[]> heard = new ArrayDeque<>();
         private Double seconds;
         private boolean over;
+        /** The end of the first window back inside the range after the end, if any was by the horizon. */
+        private Double back;
+        /** Whether a hold that had room to complete was judged and did not hold. */
+        private boolean holdFailed;
+        /** The end of the last interval heard at all, of the last one heard since the end, and the latest spacing. */
+        private double lastCall = Double.NaN;
+        private double last = Double.NaN;
+        private double step = Double.NaN;
 
         public Recovery(RecoveryRule rule, Baseline baseline, double end, double horizon) {
             this.end = end;
@@ -392,12 +429,22 @@ public final class RecoveryAnalysis {
 
         /** The interval ending at {@code t}, whose window is {@code healthy} or not; true once recovered. */
         public boolean hear(double t, boolean healthy) {
+            if (!over) {
+                if (!Double.isNaN(lastCall) && t > lastCall) {
+                    step = t - lastCall;
+                }
+                lastCall = t;
+            }
             if (over || t < end + 1e-9) {
                 return seconds != null;
             }
             if (t > horizon + 1e-6) {
                 over = true;
                 return false;
+            }
+            last = t;
+            if (healthy && back == null) {
+                back = t;
             }
             heard.addLast(new double[] {t, healthy ? 1 : 0});
             while (true) {
@@ -414,6 +461,7 @@ public final class RecoveryAnalysis {
                     over = true;
                     return true;
                 }
+                holdFailed = true;
                 heard.removeFirst();
             }
         }
@@ -421,6 +469,47 @@ public final class RecoveryAnalysis {
         /** Seconds from the end until recovered, or empty when it was not. */
         public Optional<Double> seconds() {
             return Optional.ofNullable(seconds);
+        }
+
+        /** When the first window back inside the range after the end ended, or empty when none did by the horizon. */
+        public Optional<Double> back() {
+            return Optional.ofNullable(back);
+        }
+
+        /** Whether a hold that had room to complete before the horizon was judged and did not hold. */
+        public boolean holdFailed() {
+            return holdFailed;
+        }
+
+        /**
+         * Unrecovered, the hold still running when the last interval before the horizon was heard: when it began (the
+         * end of its first window back) and how long it had held by then. Empty when none was, or when the one running
+         * had already failed: too few of its windows inside the range for the share even were every window left in it
+         * inside (a candidate after it is asked the same).
+         */
+        public Optional<double[]> cut() {
+            if (seconds != null) {
+                return Optional.empty();
+            }
+            Deque<double[]> left = new ArrayDeque<>(heard);
+            while (true) {
+                while (!left.isEmpty() && left.peekFirst()[1] == 0) {
+                    left.removeFirst();
+                }
+                if (left.isEmpty()) {
+                    return Optional.empty();
+                }
+                double start = left.peekFirst()[0];
+                long inside = left.stream().filter(w -> w[1] == 1).count();
+                // The windows its hold has still to hear, counted generously (one more for the intervals' jitter,
+                // spaced by the last ones heard): a hold is given up only when sure.
+                double more = Double.isNaN(step) ? Double.POSITIVE_INFINITY
+                        : Math.max(0, Math.ceil((start + hold - last) / step - 1e-6)) + 1;
+                if (Double.isInfinite(more) || inside + more >= share * (left.size() + more) - 1e-9) {
+                    return Optional.of(new double[] {start, last - start});
+                }
+                left.removeFirst();
+            }
         }
     }
 }

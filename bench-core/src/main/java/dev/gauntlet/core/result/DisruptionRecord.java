@@ -10,9 +10,10 @@ import java.util.Map;
  * ({@value #DONE}, {@value #FAILED} or {@value #NOT_STARTED}; {@value #PLANNED} in a driver process that did not inject
  * it, another process of the run did) and the notes it kept (or the error it failed with);
  * for a run with a recovery rule, one of three verdicts ({@code recovery}): how long after its end the workload was
- * back to its baseline ({@value #RECOVERED}, {@code recoverySeconds}); that it was not, for all the time the rule
- * needs and more ({@value #NOT_RECOVERED}); or that the next disruption or the end of its phase came before the rule
- * could hold ({@value #NOT_JUDGED}, {@code recoveryNote} says which and when).
+ * back to its baseline ({@value #RECOVERED}, {@code recoverySeconds}); that it was not ({@value #NOT_RECOVERED}:
+ * never back for all the time the rule needs and more, or back and out again during a hold that had room to
+ * complete); or that the next disruption or the end of its phase came before the rule could hold, or cut short the
+ * hold of a workload back ({@value #NOT_JUDGED}). {@code recoveryNote} says which, when, and when it was back.
  *
  * <p>{@code figures} are what the disruption measured itself, by name (e.g. {@value #AVAILABILITY_GAP}: seconds from
  * the fault to the first write accepted again); {@code failures} what the workload's clients saw from its start until
@@ -80,12 +81,12 @@ public record DisruptionRecord(String name, double plannedStartSeconds, Double p
         return withVerdict(RECOVERED, seconds, null);
     }
 
-    /** This record not recovered in all the time the rule had ({@code note}: how long that was). */
+    /** This record not recovered in the time the rule had ({@code note}: how long that was, when it was back). */
     public DisruptionRecord notRecovered(String note) {
         return withVerdict(NOT_RECOVERED, null, note);
     }
 
-    /** This record not judged: {@code why} the rule could not hold before its horizon. */
+    /** This record not judged: {@code why} the rule could not hold before its horizon (or when it was back). */
     public DisruptionRecord notJudged(String why) {
         return withVerdict(NOT_JUDGED, null, why);
     }

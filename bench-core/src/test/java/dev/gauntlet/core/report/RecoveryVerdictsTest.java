@@ -140,6 +140,110 @@ class RecoveryVerdictsTest {
         assertTrue(Dashboard.html(judged).contains(">3 (1 not recovered, 2 not judged)<"), "each verdict counted");
     }
 
+    /**
+     * The issue's run, on a steady baseline (1,100 New-Orders a second): a restart at 60 s (ending at 62 s), nothing
+     * committed until 72 s, then 1,000 a second, so the first window back inside the range (at least 990) ends at
+     * 82 s; latency added at 105 s. 43 s from the restart's end to the next disruption is more than the rule's window
+     * and hold (40 s), but the hold that began at 82 s needed until 112 s: it held 23 s, and nothing says it would
+     * have failed. Not judged, with when it came back and how long it held.
+     */
+    @Test
+    void backWithTheHoldCutShortByTheNextDisruptionIsNotJudged() {
+        List<Interval> series = restartThen(1000, 33);
+        flat(series, 105, 20, "faults", 400);
+        flat(series, 125, 55, "faults", 1000);
+        RunResult judged = RecoveryAnalysis.apply(run(series, phases(60, 180), ran("restart", 60, 62),
+                ran("latency", 105, 125)), RULE);
+        DisruptionRecord restart = judged.disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_JUDGED, restart.recovery(), restart.toString());
+        assertEquals("back at 82.0s, held 23.0s of 30.0s before the next disruption, latency, at 105.0s",
+                restart.recoveryNote());
+        assertEquals(null, restart.recoverySeconds());
+        assertEquals(DisruptionRecord.RECOVERED, judged.disruptions().get(1).recovery(), "latency: 55 s to the end");
+        // The report, the dashboard's counts and result.json say the same.
+        assertEquals("not judged: " + restart.recoveryNote(), DisruptionSpan.of(restart).recoveryText());
+        assertTrue(RunReport.markdown(judged).contains("not judged: " + restart.recoveryNote()),
+                RunReport.markdown(judged));
+        assertTrue(Dashboard.html(judged).contains(">2 (1 recovered, 1 not judged)<"), "each verdict counted");
+        DisruptionRecord read = dev.gauntlet.core.result.ResultFile.fromJson(
+                dev.gauntlet.core.result.ResultFile.toJson(judged), "test").disruptions().get(0);
+        assertEquals(restart.recovery(), read.recovery());
+        assertEquals(restart.recoveryNote(), read.recoveryNote());
+    }
+
+    /** The same, the hold cut short by the end of the phase (no disruption after it): not judged, and when. */
+    @Test
+    void backWithTheHoldCutShortByThePhasesEndIsNotJudged() {
+        List<Interval> series = restartThen(1000, 33);
+        flat(series, 105, 30, "after", 1000);
+        List<Phase> phases = List.of(new Phase("baseline", 0, 60), new Phase("faults", 60, 105),
+                new Phase("after", 105, 135));
+        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases, ran("restart", 60, 62)), RULE)
+                .disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_JUDGED, restart.recovery(), restart.toString());
+        assertEquals("back at 82.0s, held 23.0s of 30.0s before the end of phase faults at 105.0s",
+                restart.recoveryNote());
+    }
+
+    /** Never back inside the range in the 43 s it had (at least window + hold): not recovered. */
+    @Test
+    void neverBackInTheTimeItHadIsNotRecovered() {
+        List<Interval> series = restartThen(500, 33);
+        flat(series, 105, 20, "faults", 400);
+        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
+                ran("latency", 105, 125)), RULE).disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
+        assertEquals("not back in the 43.0s to the next disruption, latency, at 105.0s", restart.recoveryNote());
+    }
+
+    /**
+     * Back at 82 s, out of the range again from 91 s to the next disruption at 150 s: the hold that began at 82 s had
+     * room to complete (until 112 s) and did not hold, and no later one began. Not recovered.
+     */
+    @Test
+    void backThenOutDuringAHoldThatHadRoomIsNotRecovered() {
+        List<Interval> series = restartThen(1000, 18);
+        flat(series, 90, 60, "faults", 500);
+        flat(series, 150, 10, "faults", 400);
+        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 160), ran("restart", 60, 62),
+                ran("latency", 150, 160)), RULE).disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
+        assertEquals("back at 82.0s, out of the range again within its 30.0s hold; not back to stay in the 88.0s "
+                + "to the next disruption, latency, at 150.0s", restart.recoveryNote());
+    }
+
+    /**
+     * Back at 82 s for three windows, then out to the next disruption at 105 s: the hold that began at 82 s could not
+     * complete before it, but it had already failed (3 of its 31 windows inside at most, 90% needed), and 43 s is more
+     * than window + hold. Not recovered; had the next disruption come sooner than window + hold, not judged.
+     */
+    @Test
+    void backThenOutSoLongTheHoldCouldNotHoldIsNotRecovered() {
+        List<Interval> series = restartThen(1000, 12);
+        flat(series, 84, 21, "faults", 500);
+        flat(series, 105, 20, "faults", 400);
+        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
+                ran("latency", 105, 125)), RULE).disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
+        assertEquals("back at 82.0s, out of the range again within its 30.0s hold; not back to stay in the 43.0s "
+                + "to the next disruption, latency, at 105.0s", restart.recoveryNote());
+        DisruptionRecord sooner = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
+                ran("latency", 100, 125)), RULE).disruptions().get(0);
+        assertEquals(DisruptionRecord.NOT_JUDGED, sooner.recovery(), sooner.toString());
+    }
+
+    /**
+     * A steady baseline (1,100 New-Orders a second, 0-60 s), a restart from 60 s, nothing committed from 60 to 72 s,
+     * then {@code rate} a second for {@code seconds} seconds from 72 s.
+     */
+    private static List<Interval> restartThen(int rate, int seconds) {
+        List<Interval> series = new ArrayList<>();
+        flat(series, 0, 60, "baseline", 1100);
+        flat(series, 60, 12, "faults", 0);
+        flat(series, 72, seconds, "faults", rate);
+        return series;
+    }
+
     /** The share of a series' whole 10 s windows more than 10% under its mean. */
     private record RollingWindowsBelow(int below, int of) {
 

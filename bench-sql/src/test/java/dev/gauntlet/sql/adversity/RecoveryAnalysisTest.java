@@ -140,8 +140,11 @@ class RecoveryAnalysisTest {
         assertEquals(40.0, outage.recoverySeconds(), 1e-9);
         DisruptionRecord late = judged.disruptions().get(1);
         // The dip at 161-165 comes after it ended; windows are healthy again from the one ending at 174 s, which
-        // would have to hold until 204 s, past the phase's end at 200 s: not recovered before the phase is over.
-        assertEquals(DisruptionRecord.NOT_RECOVERED, late.recovery());
+        // would have to hold until 204 s, past the phase's end at 200 s: back, its hold cut short, so not judged (the
+        // data do not say it would not have held).
+        assertEquals(DisruptionRecord.NOT_JUDGED, late.recovery());
+        assertEquals("back at 174.0s, held 26.0s of 30.0s before the end of phase faults at 200.0s",
+                late.recoveryNote());
         assertNull(late.recoverySeconds());
         assertEquals(15.0, judged.metrics().get(RecoveryAnalysis.UNAVAILABLE), 1e-9, "10 s + 5 s with no commit");
         assertEquals(0.0, judged.metrics().get(RecoveryAnalysis.UNAVAILABLE + ".baseline"), 1e-9);
