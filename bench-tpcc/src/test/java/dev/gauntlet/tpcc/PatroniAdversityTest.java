@@ -77,7 +77,10 @@ class PatroniAdversityTest {
             assertTrue(gap > 0 && gap < 60, "writes stopped and came back: " + d);
             assertTrue(notes.contains(before + " back as replica"), "the old leader rejoined: " + d);
             assertNotNull(d.recovery(), d.toString());
-            assertNotEquals(DisruptionRecord.NOT_JUDGED, d.recovery(), "the plan leaves room to judge: " + d);
+            // The plan leaves room to judge: never "not judged" for want of time. A recovery slow enough that its hold is
+            // cut short by the next fault ("not judged: back at ..., held ...") is the cluster's pace, not the plan's.
+            assertFalse(DisruptionRecord.NOT_JUDGED.equals(d.recovery()) && !d.recoveryNote().startsWith("back at "),
+                    "the plan leaves room to judge: " + d);
             assertTrue(d.failures().values().stream().mapToLong(Long::longValue).sum() > 0,
                     "the clients saw the fault: " + d);
         }
