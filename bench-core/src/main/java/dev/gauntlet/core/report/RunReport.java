@@ -48,11 +48,8 @@ public final class RunReport {
     public static final String NOTES = "notes";
 
     /** Adds {@code note} to the notes in a run's {@code parameters} (after the workload's own). */
-    public static void addNote(java.util.Map<String, Object> parameters, String note) {
-        java.util.List<Object> notes = new java.util.ArrayList<>();
-        if (parameters.get(NOTES) instanceof java.util.List<?> given) {
-            notes.addAll(given);
-        }
+    public static void addNote(Map<String, Object> parameters, String note) {
+        List<Object> notes = new ArrayList<>(parameters.get(NOTES) instanceof List<?> l ? l : List.of());
         notes.add(note);
         parameters.put(NOTES, notes);
     }

@@ -190,8 +190,7 @@ class RecoveryVerdictsTest {
     void neverBackInTheTimeItHadIsNotRecovered() {
         List<Interval> series = restartThen(500, 33);
         flat(series, 105, 20, "faults", 400);
-        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
-                ran("latency", 105, 125)), RULE).disruptions().get(0);
+        DisruptionRecord restart = restartBefore(series, 105, 125);
         assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
         assertEquals("not back in the 43.0s to the next disruption, latency, at 105.0s", restart.recoveryNote());
     }
@@ -205,8 +204,7 @@ class RecoveryVerdictsTest {
         List<Interval> series = restartThen(1000, 18);
         flat(series, 90, 60, "faults", 500);
         flat(series, 150, 10, "faults", 400);
-        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 160), ran("restart", 60, 62),
-                ran("latency", 150, 160)), RULE).disruptions().get(0);
+        DisruptionRecord restart = restartBefore(series, 150, 160);
         assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
         assertEquals("back at 82.0s, out of the range again within its 30.0s hold; not back to stay in the 88.0s "
                 + "to the next disruption, latency, at 150.0s", restart.recoveryNote());
@@ -222,14 +220,21 @@ class RecoveryVerdictsTest {
         List<Interval> series = restartThen(1000, 12);
         flat(series, 84, 21, "faults", 500);
         flat(series, 105, 20, "faults", 400);
-        DisruptionRecord restart = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
-                ran("latency", 105, 125)), RULE).disruptions().get(0);
+        DisruptionRecord restart = restartBefore(series, 105, 125);
         assertEquals(DisruptionRecord.NOT_RECOVERED, restart.recovery(), restart.toString());
         assertEquals("back at 82.0s, out of the range again within its 30.0s hold; not back to stay in the 43.0s "
                 + "to the next disruption, latency, at 105.0s", restart.recoveryNote());
-        DisruptionRecord sooner = RecoveryAnalysis.apply(run(series, phases(60, 125), ran("restart", 60, 62),
-                ran("latency", 100, 125)), RULE).disruptions().get(0);
+        DisruptionRecord sooner = restartBefore(series, 100, 125);
         assertEquals(DisruptionRecord.NOT_JUDGED, sooner.recovery(), sooner.toString());
+    }
+
+    /**
+     * The verdict on a restart from 60 to 62 s over {@code series}, with a latency fault from {@code latencyAt} to
+     * {@code end}, where its phase (from 60 s) ends too.
+     */
+    private static DisruptionRecord restartBefore(List<Interval> series, double latencyAt, double end) {
+        return RecoveryAnalysis.apply(run(series, phases(60, end), ran("restart", 60, 62),
+                ran("latency", latencyAt, end)), RULE).disruptions().get(0);
     }
 
     /**

@@ -123,7 +123,7 @@ final class LabLogs {
             for (int i = lines.size() - 1; i >= 0; i--) {
                 String line = lines.get(i).strip();
                 if (!line.isEmpty()) {
-                    return Optional.of(line.length() > 300 ? line.substring(0, 300) + "..." : line);
+                    return Optional.of(clipped(line));
                 }
             }
         } catch (IOException | java.io.UncheckedIOException e) {
@@ -137,10 +137,14 @@ final class LabLogs {
         for (int i = lines.size() - 1; i >= 0; i--) {
             var m = reason.matcher(lines.get(i));
             if (m.find()) {
-                String line = lines.get(i).substring(m.start()).strip().replaceAll("\\s+", " ");
-                return Optional.of(line.length() > 300 ? line.substring(0, 300) + "..." : line);
+                return Optional.of(clipped(lines.get(i).substring(m.start()).strip().replaceAll("\\s+", " ")));
             }
         }
         return Optional.empty();
+    }
+
+    /** A line for a one-line message: at most 300 characters. */
+    private static String clipped(String line) {
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 }

@@ -107,9 +107,8 @@ public final class PatroniCluster implements AutoCloseable, ServerLogs {
     private final Path directory;
     private final String password;
     private final List<Process> processes = new ArrayList<>();
-    /** What each started process is ({@code etcd e1}, {@code Patroni n2}, {@code HAProxy}) and its log. */
-    private final Map<Process, String> names = new java.util.HashMap<>();
-    private final Map<Process, Path> logFiles = new java.util.HashMap<>();
+    /** What each started process is ({@code etcd e1}, {@code Patroni n2}, {@code HAProxy}) and where it logs. */
+    private final Map<Process, Launched> launched = new java.util.HashMap<>();
     private final PatroniRest rest = new PatroniRest();
     private final Map<String, String> nodeAddresses = new LinkedHashMap<>();
     private final Map<String, Process> patronis = new LinkedHashMap<>();
@@ -257,12 +256,15 @@ public final class PatroniCluster implements AutoCloseable, ServerLogs {
                 directory.resolve("haproxy.log")));
     }
 
+    /** A process the lab started: what it is, and its log. */
+    private record Launched(String name, Path log) {
+    }
+
     private Process launch(String name, List<String> command, Path log) {
         try {
             Process p = HostCommand.of(command).env("LC_ALL", "C.UTF-8")
                     .start(ProcessBuilder.Redirect.appendTo(log.toFile()), null);
-            names.put(p, name);
-            logFiles.put(p, log);
+            launched.put(p, new Launched(name, log));
             return p;
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + name + ": " + e, e);
@@ -276,8 +278,9 @@ public final class PatroniCluster implements AutoCloseable, ServerLogs {
         while (System.nanoTime() < deadline) {
             for (Process p : processes) {
                 if (!p.isAlive()) {
-                    throw new IllegalStateException(names.get(p) + " exited (exit " + p.exitValue()
-                            + ") while the cluster started" + LabLogs.lastLine(logFiles.get(p)).map(l -> ": " + l)
+                    Launched what = launched.get(p);
+                    throw new IllegalStateException(what.name() + " exited (exit " + p.exitValue()
+                            + ") while the cluster started" + LabLogs.lastLine(what.log()).map(l -> ": " + l)
                             .orElse("") + "; logs in " + logs);
                 }
             }
