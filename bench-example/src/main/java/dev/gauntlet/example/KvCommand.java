@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
                 "  bench-kv run --init --url jdbc:postgresql://host:5432/db --user bench --read-percent 50"})
 public final class KvCommand extends SqlWorkloadCommand {
 
-    static final String DEFAULT_JOB_TEXT = "--init --duration 20s";
+    static final String DEFAULT_JOB_TEXT = "--init --duration 20s --prime auto:45s";
 
     public KvCommand() {
         super(new KvDefinition(), DEFAULT_JOB_TEXT);

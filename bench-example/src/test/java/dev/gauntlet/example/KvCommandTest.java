@@ -1,6 +1,8 @@
 package dev.gauntlet.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.result.Check;
@@ -70,6 +72,26 @@ class KvCommandTest {
             Check uncounted = ledgerNow.check(c, r);
             assertEquals(Check.Status.FAIL, uncounted.status(), uncounted.detail());
             assertTrue(uncounted.detail().startsWith("sum(version) rose by 1; "), uncounted.detail());
+        }
+    }
+
+    @Test
+    void primeAutoTakesABoundAndABadOneIsOneLine(TestDatabase server, @TempDir Path tmp) throws Exception {
+        TestDatabase db = server.freshDatabase("kv_prime");
+        assertSucceeds(kv(db, "init", "--keys", "200"));
+        Path out = tmp.resolve("run");
+        // auto:MOST primes until the compilers settle (they do not in a second), at most MOST, not a quarter of the run.
+        CommandRun run = kv(db, "run", "--duration", "2s", "--clients", "2", "--prime", "auto:1s", "--out",
+                out.toString());
+        assertSucceeds(run);
+        RunResult r = ResultFile.read(out);
+        assertTrue(String.valueOf(r.parameters().get("prime")).matches("until .*, at most 1s"), r.parameters().toString());
+        for (String bad : List.of("auto:soon", "automatic", "auto:-1s")) {
+            CommandRun refused = kv(db, "run", "--duration", "1s", "--prime", bad, "--out", tmp.resolve(bad).toString());
+            assertNotEquals(0, refused.code(), bad);
+            assertTrue(refused.err().strip().startsWith("run: --prime " + bad + ": "), refused.err());
+            assertEquals(1, refused.err().strip().lines().count(), refused.err());
+            assertFalse(Files.exists(tmp.resolve(bad).resolve(ResultFile.NAME)), bad);
         }
     }
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 public final class QueueCommand extends SqlWorkloadCommand {
 
     static final String NAME = "queue";
-    static final String DEFAULT_JOB_TEXT = "--throttle-writes 5000 --duration 30s --warmup 5s";
+    static final String DEFAULT_JOB_TEXT = "--throttle-writes 5000 --duration 30s --warmup 5s --prime auto:45s";
 
     public QueueCommand() {
         super(new QueueTables(), DEFAULT_JOB_TEXT);

@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
                 "  bench-script run --help            # every option of a run"})
 public final class ScriptCommand extends SqlWorkloadCommand {
 
-    static final String DEFAULT_JOB_TEXT = "--init -s 1 -c 8 -T 30";
+    static final String DEFAULT_JOB_TEXT = "--init -s 1 -c 8 -T 30 --prime auto:45s";
 
     public ScriptCommand() {
         super(new PgbenchTables(), DEFAULT_JOB_TEXT);

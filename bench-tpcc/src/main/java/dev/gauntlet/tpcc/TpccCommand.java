@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
                 "  bench-tpcc run --init --warehouses 4 --url jdbc:postgresql://host:5432/db --user bench --duration 5m"})
 public final class TpccCommand extends SqlWorkloadCommand {
 
-    static final String DEFAULT_JOB_TEXT = "--init --warehouses 2 --duration 60s";
+    static final String DEFAULT_JOB_TEXT = "--init --warehouses 2 --duration 60s --prime auto:45s";
 
     public TpccCommand() {
         super(new TpccTables(), DEFAULT_JOB_TEXT);

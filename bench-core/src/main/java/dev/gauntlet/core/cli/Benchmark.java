@@ -46,6 +46,8 @@ public final class Benchmark {
     private final String workload;
     private final List<String> args;
     private final PrintStream out;
+    /** Whether a program's default job runs it, with the program's own arguments. */
+    private boolean defaultJob;
     private ResultOptions keeping = new ResultOptions();
 
     /**
@@ -72,13 +74,20 @@ public final class Benchmark {
         // Parsed from the top, the arguments start with the subcommand's name; run directly (a default job), not.
         List<String> args = new java.util.ArrayList<>(typed.size() >= path.size()
                 && typed.subList(0, path.size()).equals(path) ? List.of() : path);
+        boolean direct = !args.isEmpty();
         args.addAll(typed);
-        return new Benchmark(command.root().name(), workload, args, out);
+        Benchmark b = new Benchmark(command.root().name(), workload, args, out);
+        b.defaultJob = direct && command.parent() != null
+                && command.parent().userObject() instanceof WorkloadCommand w && w.defaultJob().equals(typed);
+        return b;
     }
 
-    /** Whether the command line gave {@code --prime} (not left to its default). */
+    /**
+     * Whether the user gave {@code --prime} (not left to its default, nor set by a default job's own arguments:
+     * {@code --prime auto:45s} is the program's choice, its outcome judged as the default's).
+     */
     private boolean primeGiven() {
-        return args.stream().anyMatch(a -> a.equals("--prime") || a.startsWith("--prime="));
+        return !defaultJob && args.stream().anyMatch(a -> a.equals("--prime") || a.startsWith("--prime="));
     }
 
     /** Labels the result ({@code --label}) and keeps it in a store besides its directory ({@code --store}). */

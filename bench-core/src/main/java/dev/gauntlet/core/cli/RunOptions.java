@@ -32,7 +32,7 @@ public final class RunOptions {
             description = "Time at the start excluded from results (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
-    @Option(names = "--prime", paramLabel = "TIME|auto", defaultValue = "auto",
+    @Option(names = "--prime", paramLabel = "TIME|auto[:MOST]", defaultValue = "auto",
             description = {"Unmeasured time before everything else (and before --warmup, which stays yours): every "
                     + "client runs as it will, so the driver's classes are loaded, its code compiled and its "
                     + "connections open when the schedule begins, and the first measured interval is not a cold start. "
@@ -42,7 +42,8 @@ public final class RunOptions {
                             + "its optimizing compiler waits for, 7,500 on HotSpot, and under 3%% of the last 10 s went "
                             + "to compiling, at least 2s), at most a quarter of --duration, at most 2m; a tenth of --duration, at most 5s, "
                             + "for --worker runs (their processes keep one timeline); none for --iterations and --plan "
-                            + "runs. 0s: none.",
+                            + "runs. auto:MOST: the same, at most MOST (the default jobs prime auto:45s: on a 2-core "
+                            + "machine the compilers settled after about 20 s). 0s: none.",
                     "A workload that can put its tables back (bench-trainevents) primes apart: a run of its own "
                             + "before the measured one, after which the tables are restored as the priming found them, "
                             + "so the priming changes nothing the run measures; auto then lasts at most three times "
@@ -135,6 +136,7 @@ public final class RunOptions {
      * train events' jsonb runs 23-34 cycles a second on this project's machine, so even 3 min falls short for it.
      */
     private static final Duration AUTO_PRIME_APART_MOST = Duration.ofMinutes(3);
+    private static final String AUTO = "auto";
     /** The least {@code --prime auto} lasts before it asks the compilers. */
     private static final Duration AUTO_PRIME_AT_LEAST = Duration.ofSeconds(2);
 
@@ -254,7 +256,27 @@ public final class RunOptions {
     }
 
     private boolean autoPrime() {
-        return prime == null || prime.isBlank() || prime.strip().equalsIgnoreCase("auto");
+        return prime == null || prime.isBlank() || prime.strip().toLowerCase(java.util.Locale.ROOT).startsWith(AUTO);
+    }
+
+    /** {@code auto:MOST}'s bound, or null for plain auto. */
+    private Duration autoPrimeMost() {
+        String v = prime == null ? "" : prime.strip();
+        if (v.length() <= AUTO.length()) {
+            return null;
+        }
+        if (v.charAt(AUTO.length()) != ':') {
+            throw new BadInputException("--prime " + prime + ": give a time like 5s, auto, or auto:45s");
+        }
+        try {
+            Duration most = DurationConverter.parse(v.substring(AUTO.length() + 1));
+            if (most.isNegative()) {
+                throw new BadInputException("--prime " + prime + ": the most must not be negative");
+            }
+            return most;
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new BadInputException("--prime " + prime + ": give auto:TIME with a time like 45s");
+        }
     }
 
     /**
@@ -275,6 +297,10 @@ public final class RunOptions {
             // run (issue 25): train events' compilers settled after about 53 s and the driver's CPU a cycle in the
             // measured minute fell from about 1.3 to 0.8 ms, but the jsonb events heap had grown to 0.9 GB by then,
             // and the measured minute ran at 24 cycles/s on 82 ms of server CPU each instead of 30-34 on 55-64.
+            Duration most = autoPrimeMost();
+            if (most != null) {
+                return most;
+            }
             Duration quarter = duration.dividedBy(4);
             return quarter.compareTo(AUTO_PRIME_MOST) > 0 ? AUTO_PRIME_MOST : quarter;
         }
@@ -297,6 +323,10 @@ public final class RunOptions {
      */
     public Duration primeApart() {
         if (autoPrime() && !prime().isZero()) {
+            Duration most = autoPrimeMost();
+            if (most != null) {
+                return most;
+            }
             Duration thrice = duration.multipliedBy(3);
             return thrice.compareTo(AUTO_PRIME_APART_MOST) > 0 ? AUTO_PRIME_APART_MOST : thrice;
         }
