@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Either way the lab is gone afterwards.
  */
 @Tag("long")
+@Tag("lab")
 class PatroniAdversityTest {
 
     private static final Pattern BEFORE = Pattern.compile("before: .*?(n\\d) leader");

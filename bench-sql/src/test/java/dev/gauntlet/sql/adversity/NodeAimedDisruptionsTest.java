@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * probe, and the node's return.
  */
 @Tag("long")
+@Tag("lab")
 class NodeAimedDisruptionsTest {
 
     /** A log that keeps what a disruption says, as the runner's record does. */

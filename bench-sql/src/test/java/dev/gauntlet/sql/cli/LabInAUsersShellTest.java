@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * installs them); skipped with the reason elsewhere.
  */
 @Tag("long")
+@Tag("lab")
 class LabInAUsersShellTest {
 
     /** Every variable set to a wrong value: each would break a lab program that read it. */

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * no process, namespace, link or directory behind.
  */
 @Tag("long")
+@Tag("lab")
 class PatroniClusterTest {
 
     @Test
