@@ -1,6 +1,7 @@
 package dev.gauntlet.script;
 
 import dev.gauntlet.core.cli.BadInputException;
+import dev.gauntlet.core.cli.ExitCode;
 import dev.gauntlet.core.cli.ExperimentOptions;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
@@ -97,13 +98,23 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    private PgbenchConsole console;
+    private ScriptRun lastRun;
     private List<CompiledScript> scripts;
     private boolean builtinsOnly;
     private boolean anyBuiltin;
     private QueryMode mode;
 
+    /** Where pgbench's own lines go (bench-script pgbench's streams); by default the process's. */
+    public void console(PgbenchConsole where) {
+        this.console = where;
+    }
+
     @Override
     public Integer call() {
+        if (console == null) {
+            console = PgbenchConsole.standard();
+        }
         ParseResult parsed = spec.commandLine().getParseResult();
         if (pgbench.showScript != null) {
             System.out.print(BuiltinScripts.find(pgbench.showScript).showScript());
@@ -126,6 +137,22 @@ public final class RunCommand implements Callable<Integer> {
         builtinsOnly = given.stream().allMatch(PgbenchOptions.ScriptArgument::builtin);
         anyBuiltin = given.stream().anyMatch(PgbenchOptions.ScriptArgument::builtin);
         PgbenchTables tables = new PgbenchTables();
+        try {
+            return benchmark(tables, chosen);
+        } catch (RunFailedException e) {
+            if (console.dropIn() && clientsAborted() > 0) {
+                return ExitCode.FAILED; // pgbench's own lines said why each client ended
+            }
+            throw e;
+        }
+    }
+
+    /** Clients of the last run that ended on an error, said in pgbench's lines ({@code bench-script pgbench}). */
+    public int clientsAborted() {
+        return lastRun == null ? 0 : lastRun.aborted();
+    }
+
+    private Integer benchmark(PgbenchTables tables, ScriptArguments.Chosen chosen) {
         return SqlBenchmark.of(spec, "script", connection, options, this::prepare)
                 .database(tables.name())
                 .experiments(experiments, List.of(), "The runs followed one another on the same pgbench tables.")
@@ -149,7 +176,7 @@ public final class RunCommand implements Callable<Integer> {
                         + "--init -s N)");
             }
             long scale = pgbench.scale != null ? pgbench.scale : loaded != null ? loaded.scale() : 1;
-            if (anyBuiltin && loaded != null && pgbench.scale != null && !init) {
+            if (anyBuiltin && loaded != null && pgbench.scale != null && !init && !console.dropIn()) {
                 // As pgbench: a built-in script runs at the tables' scale, whatever -s says.
                 System.err.printf("pgbench: warning: scale option ignored, using count from pgbench_branches table "
                         + "(%d)%n", loaded.scale());
@@ -158,8 +185,9 @@ public final class RunCommand implements Callable<Integer> {
             long start = System.nanoTime();
             db.settings().connect().close();
             double connectMs = (System.nanoTime() - start) / 1e6;
-            ScriptRun run = new ScriptRun(mode, pgbench.perCommand, plan.openLoop(), pgbench.verboseErrors, System.err,
-                    scripts);
+            ScriptRun run = new ScriptRun(mode, pgbench.perCommand, plan.openLoop(), new ScriptRun.Diagnostics(
+                    console.err(), pgbench.verboseErrors, console.debug(), console.dropIn()), scripts);
+            lastRun = run;
             return new Setup(db, scale, connectMs, run, plan);
         } catch (SQLException e) {
             throw new RunFailedException("cannot read the pgbench tables: " + SqlStates.message(e), e);
@@ -187,7 +215,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /** As pgbench: branches and tellers vacuumed, the history emptied (-v: all four); errors said and passed over. */
     private void vacuum(Connection c) {
-        System.out.print("starting vacuum...");
+        java.io.PrintStream out = console.vacuum();
+        out.print("starting vacuum...");
         List<String> steps = new ArrayList<>(List.of("VACUUM pgbench_branches", "VACUUM pgbench_tellers",
                 "TRUNCATE pgbench_history"));
         if (pgbench.vacuumAll) {
@@ -197,12 +226,12 @@ public final class RunCommand implements Callable<Integer> {
             try (Statement st = c.createStatement()) {
                 st.execute(sql);
             } catch (SQLException e) {
-                System.out.println();
-                System.out.println("pgbench: error: " + SqlStates.message(e));
-                System.out.print("(ignoring this error and continuing anyway)");
+                out.println();
+                out.println("pgbench: error: " + SqlStates.message(e));
+                out.print("(ignoring this error and continuing anyway)");
             }
         }
-        System.out.println("end.");
+        out.println("end.");
     }
 
     private Map<String, Object> parameters(Setup s) {
@@ -266,8 +295,14 @@ public final class RunCommand implements Callable<Integer> {
                 options.maxAttempts(), plan.iterations() > 0 ? null : options.duration().toSeconds(),
                 plan.iterations() > 0 ? plan.iterations() : null, pgbench.latencyLimitMs, plan.openLoop(),
                 pgbench.progress != null, pgbench.perCommand, pgbench.failuresDetailed, s.connectMs);
-        System.out.println();
-        System.out.print(PgbenchSummary.text(r, summary, scripts, s.run));
+        if (!console.dropIn()) {
+            console.out().println();
+        }
+        console.out().print(PgbenchSummary.text(r, summary, scripts, s.run, !console.dropIn()));
+        if (console.dropIn() && s.run.aborted() > 0) {
+            console.out().flush();
+            console.err().println("pgbench: error: Run was aborted; the above results are incomplete.");
+        }
         long total = scripts.stream().mapToLong(sc -> r.operation(sc.operation()).map(o -> o.count()).orElse(0L)).sum();
         var metrics = new LinkedHashMap<>(r.metrics());
         metrics.put("tps", total / Math.max(r.measuredSeconds(), 1e-9));

@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
                 "  bench-script init -s 10 --url jdbc:postgresql://db:5432/bench --user bench",
                 "  bench-script run -c 8 -j 2 -T 60 -M prepared --url jdbc:postgresql://db:5432/bench --user bench",
                 "  bench-script run -f my.sql@3 -b select-only@1 -c 16 -T 120 -r",
-                "  bench-script run --help            # every option of a run"})
+                "  bench-script run --help            # every option of a run",
+                "  bench-script pgbench -c 8 -j 2 -T 60 -M prepared bench   # pgbench's own command line (alias pgbench=...)"})
 public final class ScriptCommand extends SqlWorkloadCommand {
 
     static final String DEFAULT_JOB_TEXT = "--init -s 1 -c 8 -T 30 --prime auto:45s";
@@ -32,7 +33,19 @@ public final class ScriptCommand extends SqlWorkloadCommand {
         super(new PgbenchTables(), DEFAULT_JOB_TEXT);
     }
 
+    @Override
+    protected void addCommands(picocli.CommandLine cli) {
+        super.addCommands(cli);
+        cli.addSubcommand("pgbench", new PgbenchCommand());
+        cli.getSubcommands().get("pgbench").setUnmatchedOptionsArePositionalParams(true);
+    }
+
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("pgbench")) {
+            // pgbench's command line as pgbench reads it: not through picocli, which would take "--" itself
+            System.exit(new dev.gauntlet.script.pgbench.PgbenchDropIn(System.getenv(), System.out, System.err)
+                    .run(java.util.List.of(args).subList(1, args.length)));
+        }
         GauntletCommandLine.main(new ScriptCommand(), args);
     }
 }

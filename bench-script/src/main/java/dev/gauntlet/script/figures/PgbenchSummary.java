@@ -30,8 +30,14 @@ public final class PgbenchSummary {
     private PgbenchSummary() {
     }
 
-    /** The summary's text, lines ending in newlines. */
+    /** The summary's text, lines ending in newlines: pgbench's, then Gauntlet's percentiles. */
     public static String text(RunResult r, Setup s, List<CompiledScript> scripts, ScriptRun run) {
+        return text(r, s, scripts, run, true);
+    }
+
+    /** The summary's text; Gauntlet's percentiles after pgbench's lines only when {@code withPercentiles}. */
+    public static String text(RunResult r, Setup s, List<CompiledScript> scripts, ScriptRun run,
+                              boolean withPercentiles) {
         StringBuilder b = new StringBuilder();
         long total = 0;
         long failed = 0;
@@ -96,7 +102,9 @@ public final class PgbenchSummary {
                 perScript(b, r, s, scripts, i, total, run);
             }
         }
-        gauntlet(b, r, s, scripts, latencies);
+        if (withPercentiles) {
+            gauntlet(b, r, s, scripts, latencies);
+        }
         return b.toString();
     }
 

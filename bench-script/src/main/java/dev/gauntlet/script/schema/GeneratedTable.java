@@ -50,6 +50,11 @@ enum GeneratedTable {
      * @return the rows the server took
      */
     long copy(Connection c, int scale, boolean freeze) throws SQLException {
+        return copy(c, scale, freeze, done -> { });
+    }
+
+    /** The same, telling {@code progress} the rows written after each 100 (pgbench's progress counts them so). */
+    long copy(Connection c, int scale, boolean freeze, java.util.function.LongConsumer progress) throws SQLException {
         long rows = (long) rowsPerScale * scale;
         CopyBuffer buffer = new CopyBuffer(c.unwrap(PGConnection.class).getCopyAPI()
                 .copyIn("copy " + table + " from stdin" + (freeze ? " with (freeze on)" : "")));
@@ -57,6 +62,9 @@ enum GeneratedTable {
             for (long k = 0; k < rows; k++) {
                 row(buffer, k);
                 buffer.endRow();
+                if ((k + 1) % 100 == 0) {
+                    progress.accept(k + 1);
+                }
             }
             return buffer.finish();
         } catch (SQLException | RuntimeException e) {

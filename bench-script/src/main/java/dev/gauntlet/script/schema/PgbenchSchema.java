@@ -31,7 +31,7 @@ public final class PgbenchSchema {
     public static final int SCALE_32BIT_THRESHOLD = 20_000;
 
     /** The first server that refuses an unlogged partitioned table. */
-    private static final int NO_UNLOGGED_PARTITIONED_FROM = 18;
+    static final int NO_UNLOGGED_PARTITIONED_FROM = 18;
     /** The first server whose COPY takes FREEZE from pgbench (pgbench asks for it from 14 on). */
     private static final int COPY_FREEZE_FROM = 14;
 

@@ -6,7 +6,6 @@ import dev.gauntlet.script.lang.Evaluation;
 import dev.gauntlet.script.lang.PgbenchRandom;
 import dev.gauntlet.script.lang.ScriptException;
 import dev.gauntlet.script.lang.Value;
-import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.Statement;
 
@@ -24,16 +23,15 @@ final class Execution implements Evaluation {
     int command;
     /** The statements of an open {@code \startpipeline}, sent together at {@code \endpipeline}; null outside one. */
     Statement pipeline;
-    private final PrintStream debugOut;
+    final ScriptRun run;
 
-    Execution(Connection connection, ClientState client, Attempt attempt, QueryMode mode, int scriptIndex,
-              PrintStream debugOut) {
+    Execution(Connection connection, ClientState client, Attempt attempt, ScriptRun run, int scriptIndex) {
         this.connection = connection;
         this.client = client;
         this.attempt = attempt;
-        this.mode = mode;
+        this.mode = run.mode();
+        this.run = run;
         this.scriptIndex = scriptIndex;
-        this.debugOut = debugOut;
     }
 
     @Override
@@ -48,6 +46,6 @@ final class Execution implements Evaluation {
 
     @Override
     public void debug(Value value) {
-        debugOut.println("debug(script=" + scriptIndex + ",command=" + (command + 1) + "): " + value.debugText());
+        run.debug().println("debug(script=" + scriptIndex + ",command=" + (command + 1) + "): " + value.debugText());
     }
 }

@@ -21,7 +21,7 @@ final class Meta {
     record Set(int command, String name, Expression expression) implements Instruction {
         @Override
         public int run(Execution x) throws ScriptException {
-            x.client.variables.setValue(name, expression.evaluate(x));
+            x.client.variables.assign("set", name, expression.evaluate(x));
             return NEXT;
         }
     }
@@ -91,13 +91,18 @@ final class Meta {
                 }
                 return NEXT;
             }
+            if (output.isEmpty()) {
+                throw new ScriptException(program + ": could not read result of shell command");
+            }
             String number = output.strip();
+            long value;
             try {
-                x.client.variables.setValue(into, Value.ofInt(Long.parseLong(number)));
+                value = Long.parseLong(number);
             } catch (NumberFormatException e) {
                 throw new ScriptException(program + ": shell command must return an integer (not \"" + number
                         + "\")");
             }
+            x.client.variables.assign("setshell", into, Value.ofInt(value));
             return NEXT;
         }
     }

@@ -45,7 +45,10 @@ final class ScriptTransaction implements Operation<Connection> {
             attempt.latency(ScriptWorkload.SCHEDULE_LAG, attempt.startLagNanos());
         }
         client.random = startRandom.copy();
-        Execution x = new Execution(c, client, attempt, run.mode(), script.index(), run.debug());
+        if (run.debugging()) {
+            run.debugLine("client " + client.clientId + " executing script \"" + script.title() + "\"");
+        }
+        Execution x = new Execution(c, client, attempt, run, script.index());
         Instruction[] code = script.code();
         int pc = 0;
         try {
@@ -69,7 +72,7 @@ final class ScriptTransaction implements Operation<Connection> {
                 throw new ScriptException("end of script reached without completing the last transaction");
             }
         } catch (Exception e) {
-            run.failed(script, x.command, client.clientId, e);
+            run.failed(script, x.command, pc >= 0 && pc < code.length ? code[pc] : null, client.clientId, e);
             if (x.pipeline != null) {
                 x.pipeline.close();
             }

@@ -108,7 +108,15 @@ final class SqlInstruction implements Instruction {
         }
         if (x.mode == QueryMode.SIMPLE) {
             try (Statement s = c.createStatement()) {
-                results(s, s.execute(sql.render(x.client.variables::text)), x);
+                String text = sql.render(x.client.variables::text);
+                if (x.run.debugging()) {
+                    x.run.debugLine("client " + x.client.clientId + " sending " + text);
+                }
+                boolean rows = s.execute(text);
+                if (x.run.debugging()) {
+                    x.run.debugLine("client " + x.client.clientId + " receiving");
+                }
+                results(s, rows, x);
             }
             return NEXT;
         }
@@ -124,7 +132,14 @@ final class SqlInstruction implements Instruction {
                 // An undefined variable is a NULL parameter, as pgbench sends it.
                 p.setObject(i + 1, x.client.variables.text(names.get(i)), Types.OTHER);
             }
-            results(p, p.execute(), x);
+            if (x.run.debugging()) {
+                x.run.debugLine("client " + x.client.clientId + " sending " + jdbcText());
+            }
+            boolean rows = p.execute();
+            if (x.run.debugging()) {
+                x.run.debugLine("client " + x.client.clientId + " receiving");
+            }
+            results(p, rows, x);
         } finally {
             if (x.mode == QueryMode.EXTENDED) {
                 p.close();
@@ -183,11 +198,18 @@ final class SqlInstruction implements Instruction {
         }
     }
 
-    private static void store(String[] columns, java.util.List<String[]> rows, Execution x) {
+    private void store(String[] columns, java.util.List<String[]> rows, Execution x) throws ScriptException {
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
-                // pgbench stores a NULL column as an empty string.
-                x.client.variables.setText(columns[i], row[i] == null ? "" : row[i]);
+                try {
+                    // pgbench stores a NULL column as an empty string.
+                    x.client.variables.assign(into.mode() == ResultVariables.Mode.ASET ? "aset" : "gset", columns[i],
+                            row[i] == null ? "" : row[i]);
+                } catch (ScriptException e) {
+                    throw new ScriptException(e.getMessage() + "\nclient " + x.client.clientId + " script "
+                            + x.scriptIndex + " command " + command + " query 0: error storing into variable "
+                            + columns[i]);
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.gauntlet.script.workload;
 
 import dev.gauntlet.script.lang.ScriptException;
+import dev.gauntlet.script.lang.SqlText;
 import dev.gauntlet.script.lang.Value;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +21,17 @@ public final class Variables {
 
     public void setValue(String name, Value value) {
         values.put(name, value);
+    }
+
+    /**
+     * pgbench's {@code putVariable}: sets the variable, a new one only under a name pgbench accepts (otherwise
+     * {@code CONTEXT: invalid variable name: "NAME"}, {@code CONTEXT} the command's name, and nothing set).
+     */
+    void assign(String context, String name, Object value) throws ScriptException {
+        if (values.put(name, value) == null && !SqlText.isValidVariableName(name)) {
+            values.remove(name);
+            throw new ScriptException(context + ": invalid variable name: \"" + name + "\"");
+        }
     }
 
     public boolean defined(String name) {

@@ -1,0 +1,31 @@
+package dev.gauntlet.script;
+
+import dev.gauntlet.script.pgbench.PgbenchDropIn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bench-script pgbench [pgbench's options] [dbname]}: the drop-in for pgbench 15 ({@link PgbenchDropIn}). Its
+ * arguments are pgbench's, read as pgbench reads them, so picocli hands them over untouched, {@code --help} included
+ * (pgbench's own help).
+ */
+@Command(name = "pgbench",
+        description = {"pgbench 15's command line, run by Gauntlet: the same options, defaults (1 client, 10 "
+                + "transactions), output, streams and exit status, connecting as libpq does (-h -p -U, the database "
+                + "argument, PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD or the password file, PGSSLMODE, "
+                + "PGOPTIONS); alias pgbench to it. Gauntlet's result.json, report.md and dashboard are written beside "
+                + "pgbench's output (named on standard error when that is a terminal). 'bench-script pgbench --help' "
+                + "lists pgbench's options."})
+public final class PgbenchCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..*", paramLabel = "PGBENCH_ARGUMENTS", description = "pgbench's options and database name.")
+    List<String> arguments = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        return new PgbenchDropIn(System.getenv(), System.out, System.err).run(arguments);
+    }
+}
