@@ -3,6 +3,7 @@ package dev.gauntlet.script.pgbench;
 import dev.gauntlet.script.lang.BuiltinScript;
 import dev.gauntlet.script.lang.BuiltinScripts;
 import dev.gauntlet.script.lang.PgbenchSeeds;
+import dev.gauntlet.script.lang.QueryMode;
 import dev.gauntlet.script.lang.ScriptChoice;
 import dev.gauntlet.script.lang.ScriptFileException;
 import dev.gauntlet.script.lang.ScriptParser;
@@ -83,6 +84,17 @@ public final class PgbenchArguments {
         if (s.scripts.isEmpty() && !s.init) {
             s.scripts.add(new PgbenchSettings.ScriptArgument(true, "tpcb-like", 1));
             s.benchmarking = true;
+        }
+        for (PgbenchSettings.ScriptArgument a : s.scripts) {
+            if (!a.builtin()) {
+                try {
+                    // pgbench's postprocess_sql_command, once every script is read: the query mode's limits
+                    ScriptParser.checkQueryMode(ScriptParser.parseFile(a.name(), a.weight()),
+                            QueryMode.fromOption(s.protocol));
+                } catch (ScriptFileException e) {
+                    throw new PgbenchExit(1, List.of(e.pgbenchStderr().split("\n")));
+                }
+            }
         }
         if (!s.init && s.scripts.stream().mapToLong(PgbenchSettings.ScriptArgument::weight).sum() == 0) {
             throw PgbenchExit.fatal("total script weight must not be zero");

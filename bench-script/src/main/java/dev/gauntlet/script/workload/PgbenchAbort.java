@@ -31,14 +31,17 @@ public final class PgbenchAbort {
         return SqlStates.classify(error).kind() == Failure.Kind.FATAL;
     }
 
-    /** The lines pgbench logs as errors for a client ending on {@code error} in {@code command}, without prefix. */
+    /**
+     * The messages pgbench logs as errors for a client ending on {@code error} in {@code command}, without their
+     * prefix; a message of several lines (a server error's DETAIL, CONTEXT) takes the prefix on its first only.
+     */
     static List<String> lines(int client, int script, int command, Instruction in, Exception error) {
         String message = error instanceof SQLException s ? libpq(s) : error.getMessage();
         if (in instanceof SqlInstruction) {
             return error instanceof SQLException
-                    ? List.of(("client " + client + " script " + script + " aborted in command " + command
-                    + " query 0: " + message).split("\n"))
-                    : List.of(message.split("\n"));
+                    ? List.of("client " + client + " script " + script + " aborted in command " + command
+                    + " query 0: " + message)
+                    : List.of(message.split("\n")); // \gset's error storing: the name refused, then where
         }
         String name;
         String failed;
@@ -65,7 +68,7 @@ public final class PgbenchAbort {
         }
         List<String> lines = new ArrayList<>();
         if (!message.isEmpty()) {
-            lines.addAll(List.of(message.split("\n")));
+            lines.add(message);
         }
         lines.add("client " + client + " aborted in command " + command + " (" + name + ") of script " + script + "; "
                 + failed);

@@ -100,7 +100,7 @@ public final class ScriptRun {
         } else if (says.aborts() && PgbenchAbort.ends(error)) {
             aborted.incrementAndGet();
             PgbenchAbort.lines(clientId, script.index(), Math.max(0, command), in, error)
-                    .forEach(l -> debug.println("pgbench: error: " + l));
+                    .forEach(m -> debug.println("pgbench: error: " + m));
         }
     }
 

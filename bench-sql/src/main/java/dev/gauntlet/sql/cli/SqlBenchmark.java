@@ -115,7 +115,7 @@ public final class SqlBenchmark<P> {
     private String database;
     private BiFunction<P, RunPlan, RunPlan> plan = (p, plan) -> plan;
     private PerRun<P, Workload<Connection>> workload;
-    private ToIntFunction<P> isolation = p -> Connection.TRANSACTION_READ_COMMITTED;
+    private ToIntFunction<P> isolation = p -> JdbcTarget.DEFAULT_ISOLATION;
     private PerRun<P, Map<String, ?>> parameters = (p, c) -> Map.of();
     private Function<P, List<? extends Probe>> probes = p -> List.of();
     private BeforeRun<P> beforeEachRun = (p, c, dir) -> { };
@@ -168,7 +168,11 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
-    /** The {@code Connection.TRANSACTION_*} level every session runs at (default: read committed). */
+    /**
+     * The {@code Connection.TRANSACTION_*} level every session runs at; by default none is set, and the sessions run
+     * at the level the server gives them (its {@code default_transaction_isolation}: postgresql.conf, ALTER DATABASE
+     * or ROLE, the connection's {@code options}), which a benchmark must not change behind the user's back.
+     */
     public SqlBenchmark<P> isolation(ToIntFunction<P> level) {
         isolation = level;
         return this;
