@@ -18,7 +18,12 @@ import picocli.CommandLine.Parameters;
                 + "argument, PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD or the password file, PGSSLMODE, "
                 + "PGOPTIONS); alias pgbench to it. Gauntlet's result.json, report.md and dashboard are written beside "
                 + "pgbench's output (named on standard error when that is a terminal). 'bench-script pgbench --help' "
-                + "lists pgbench's options."})
+                + "lists pgbench's options."},
+        footer = {"", "Examples:",
+                "  bench-script pgbench -i -s 10 bench                 # initialize, as pgbench -i",
+                "  bench-script pgbench -c 8 -j 2 -T 60 -M prepared bench",
+                "  PGHOST=db PGUSER=bench bench-script pgbench -n -f my.sql@3 -b select-only@1 -T 120 -r",
+                "  alias pgbench='bench-script pgbench'               # then pgbench's command lines run unchanged"})
 public final class PgbenchCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "PGBENCH_ARGUMENTS", description = "pgbench's options and database name.")
