@@ -1,5 +1,6 @@
 package dev.gauntlet.script;
 
+import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import java.io.PrintStream;
 
 /**
@@ -7,13 +8,14 @@ import java.io.PrintStream;
  * client's errors ({@code err}). For {@code bench-script run} the process's streams, the vacuum on standard output
  * beside Gauntlet's lines; for {@code bench-script pgbench} ({@code dropIn}) the streams pgbench would use, the vacuum
  * on standard error as pgbench 15 prints it, a client's end on an error in pgbench's lines, Gauntlet's own lines kept
- * apart by the caller; {@code debug} is pgbench's {@code -d}.
+ * apart by the caller; {@code debug} is pgbench's {@code -d}, {@code log} its {@code -l} (null: none).
  */
-public record PgbenchConsole(PrintStream out, PrintStream err, boolean dropIn, boolean debug) {
+public record PgbenchConsole(PrintStream out, PrintStream err, boolean dropIn, boolean debug,
+                             PgbenchTransactionLog.Settings log) {
 
     /** {@code bench-script run}'s. */
     static PgbenchConsole standard() {
-        return new PgbenchConsole(System.out, System.err, false, false);
+        return new PgbenchConsole(System.out, System.err, false, false, null);
     }
 
     /** Where the vacuum's lines go. */

@@ -122,10 +122,10 @@ final class PgbenchOptions {
 
     private static Map<String, String> refused() {
         Map<String, String> m = new LinkedHashMap<>();
-        refuse(m, "a new connection per transaction is not supported; --pool pooled borrows one per transaction",
+        refuse(m, "a new connection for each transaction is --pool connect",
                 "-C", "--connect");
-        refuse(m, "per-transaction logs are not written; every latency is in the run's .hlog interval log and "
-                + "result.json", "-l", "--log", "--log-prefix", "--sampling-rate");
+        refuse(m, "pgbench's per-transaction logs are bench-script pgbench -l's; every latency is in the run's .hlog "
+                + "interval log and result.json", "-l", "--log", "--log-prefix", "--sampling-rate");
         refuse(m, "the run's intervals are --report-every (the .hlog and timeline hold them)", "--aggregate-interval");
         refuse(m, "progress lines show the time into the run", "--progress-timestamp");
         refuse(m, "not supported; --verbose-errors prints every error", "-d", "--debug");

@@ -18,9 +18,11 @@ import dev.gauntlet.script.workload.CompiledScript;
 import dev.gauntlet.script.workload.HistoryLedger;
 import dev.gauntlet.script.lang.QueryMode;
 import dev.gauntlet.script.workload.PgbenchSeeding;
+import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import dev.gauntlet.script.workload.ScriptRun;
 import dev.gauntlet.script.workload.ScriptWorkload;
 import dev.gauntlet.sql.Database;
+import dev.gauntlet.sql.PoolMode;
 import dev.gauntlet.sql.SqlStates;
 import dev.gauntlet.sql.cli.ConnectionOptions;
 import dev.gauntlet.sql.cli.SqlBenchmark;
@@ -147,6 +149,20 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** pgbench's -l files for a run ({@code bench-script pgbench -l}), or null. */
+    private PgbenchTransactionLog transactionLog(Setup s) {
+        if (console.log() == null) {
+            return null;
+        }
+        try {
+            return new PgbenchTransactionLog(console.log(), scripts, options.clients(),
+                    pgbench.threads(options.clients()), s.plan.openLoop(), options.maxAttempts(),
+                    pgbench.failuresDetailed, options.share().part(options.clients()).from());
+        } catch (java.io.UncheckedIOException e) {
+            throw new BadInputException(e.getMessage(), e);
+        }
+    }
+
     /** Clients of the last run that ended on an error, said in pgbench's lines ({@code bench-script pgbench}). */
     public int clientsAborted() {
         return lastRun == null ? 0 : lastRun.aborted();
@@ -159,7 +175,7 @@ public final class RunCommand implements Callable<Integer> {
                 .beforeEachRun((s, cell, dir) -> beforeRun(s, dir))
                 .workload((s, cell) -> new ScriptWorkload(scripts, chosen.choice(), s.run, new PgbenchSeeding(options.seed(),
                         options.clients(), pgbench.threads(options.clients()), s.scale, pgbench.defines),
-                        options.share().part(options.clients()).from()))
+                        options.share().part(options.clients()).from()).logTo(transactionLog(s)))
                 .parameters((s, cell) -> parameters(s))
                 .finish(this::finish)
                 .call();
@@ -294,7 +310,8 @@ public final class RunCommand implements Callable<Integer> {
                 pgbench.threads(plan.clients()),
                 options.maxAttempts(), plan.iterations() > 0 ? null : options.duration().toSeconds(),
                 plan.iterations() > 0 ? plan.iterations() : null, pgbench.latencyLimitMs, plan.openLoop(),
-                pgbench.progress != null, pgbench.perCommand, pgbench.failuresDetailed, s.connectMs);
+                pgbench.progress != null, pgbench.perCommand, pgbench.failuresDetailed, s.connectMs,
+                connection.pool() == PoolMode.CONNECT);
         if (!console.dropIn()) {
             console.out().println();
         }

@@ -39,12 +39,20 @@ public final class JdbcTarget implements Target<Connection> {
      * closed when given back.
      */
     private volatile java.util.concurrent.ConcurrentLinkedDeque<Connection> kept;
+    /** A new connection for each transaction, closed at its end ({@link PoolMode#CONNECT}). */
+    private final boolean connectEach;
 
     private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned) {
+        this(settings, pool, isolation, owned, false);
+    }
+
+    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned,
+                       boolean connectEach) {
         this.settings = settings;
         this.pool = pool;
         this.isolation = isolation;
         this.owned = owned;
+        this.connectEach = connectEach;
     }
 
     public static JdbcTarget direct(ConnectionSettings settings) {
@@ -109,6 +117,7 @@ public final class JdbcTarget implements Target<Connection> {
         return switch (mode) {
             case DIRECT -> direct(settings, isolation);
             case POOLED -> pooled(settings, poolSize, isolation);
+            case CONNECT -> new JdbcTarget(settings, null, isolation, null, true);
             case PGBOUNCER -> throw new IllegalArgumentException(
                     "a PgBouncer target needs the number of clients: use PgBouncer.target");
         };
@@ -149,7 +158,7 @@ public final class JdbcTarget implements Target<Connection> {
         if (pool != null) {
             return pool.getConnection();
         }
-        var keeping = kept;
+        var keeping = connectEach ? null : kept;
         Connection reused = keeping == null ? null : keeping.pollFirst();
         if (reused != null) {
             return reused;
@@ -170,7 +179,7 @@ public final class JdbcTarget implements Target<Connection> {
     @Override
     public void release(Connection session, boolean broken) {
         try {
-            var keeping = kept;
+            var keeping = connectEach ? null : kept;
             if (pool != null && broken) {
                 pool.evictConnection(session);
             } else if (keeping != null && !broken && !session.isClosed()) { // kept only when direct
@@ -185,7 +194,7 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public boolean sessionPerTransaction() {
-        return pool != null;
+        return pool != null || connectEach;
     }
 
     @Override

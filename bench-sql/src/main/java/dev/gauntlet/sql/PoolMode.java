@@ -15,15 +15,20 @@ public enum PoolMode {
      * server connections; each client owns a connection to PgBouncer. Server-side prepared statements are off.
      * Waiting for a server connection happens inside PgBouncer, so it is part of the latency only.
      */
-    PGBOUNCER;
+    PGBOUNCER,
+    /**
+     * Each transaction opens a connection of its own and closes it at its end, as pgbench's {@code -C}: the time to
+     * connect is reported on its own (as pool wait) and is not in the service time.
+     */
+    CONNECT;
 
-    /** {@code direct}, {@code pooled} or {@code pgbouncer}, as the options spell them (any case). */
+    /** {@code direct}, {@code pooled}, {@code pgbouncer} or {@code connect}, as the options spell them (any case). */
     public static PoolMode parse(String name) {
         for (PoolMode m : values()) {
             if (m.name().equalsIgnoreCase(name)) {
                 return m;
             }
         }
-        throw new IllegalArgumentException("pool mode '" + name + "' is none of direct, pooled, pgbouncer");
+        throw new IllegalArgumentException("pool mode '" + name + "' is none of direct, pooled, pgbouncer, connect");
     }
 }

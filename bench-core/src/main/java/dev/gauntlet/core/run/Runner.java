@@ -41,6 +41,8 @@ public final class Runner<S> {
     private final ClientQueue<S> queue = new ClientQueue<>();
     private final RunStop stop;
     private final boolean perTransaction;
+    /** The workload's log of each operation's end, or null. */
+    private final OperationLog operationLog;
     /** With more clients than workers, a worker hands its client back after each operation when others are due. */
     private final boolean mustShareWorkers;
 
@@ -70,6 +72,7 @@ public final class Runner<S> {
         this.intervalLog = intervalLog;
         this.stop = new RunStop(plan.clients());
         this.perTransaction = target.sessionPerTransaction();
+        this.operationLog = workload.operationLog();
         this.mustShareWorkers = plan.clients() > plan.workers();
     }
 
@@ -126,6 +129,9 @@ public final class Runner<S> {
         gauges.stop();
         if (!leaveProbesOpen) {
             given.forEach(Runner::closeQuietly);
+        }
+        if (operationLog != null) {
+            operationLog.close();
         }
         accounts.close(endAt);
         Instant endedAt = Instant.now();
@@ -291,7 +297,7 @@ public final class Runner<S> {
             long now = System.nanoTime();
             if (f.kind() == Failure.Kind.FATAL) {
                 stats.countError(s, f);
-                ended(c, s, now);
+                ended(c, s, f, now);
                 stop.fail(f.message());
                 finish(c);
                 return false;
@@ -341,6 +347,9 @@ public final class Runner<S> {
         }
         long end = System.nanoTime();
         s.recordSuccess(end - c.firstIntended, end - c.firstStart, stripe);
+        if (operationLog != null) {
+            operationLog.ended(c.index, op.name(), c.firstIntended, c.firstStart, end, null, c.attempt + 1);
+        }
         if (!c.observed.isEmpty()) {
             stats.record(c.observed, s, end, stripe);
         }
@@ -384,7 +393,7 @@ public final class Runner<S> {
                 if (!perTransaction) {
                     c.session = null;
                 }
-                ended(c, s, now);
+                ended(c, s, f, now);
                 // Reconnect after a pause rather than hammering a server that is restarting.
                 c.wakeAt = now + Backoff.RECONNECT.pauseNanos(++c.reconnects);
                 return;
@@ -399,13 +408,16 @@ public final class Runner<S> {
                 stop.fail(c.pending.name() + ": " + f.message());
             }
         }
-        ended(c, s, now);
+        ended(c, s, f, now);
         c.wakeAt = 0;
     }
 
     /** The pending operation ended in failure at {@code now}: its latency goes into the failed histogram. */
-    private void ended(SimulatedClient<S> c, OperationStats s, long now) {
+    private void ended(SimulatedClient<S> c, OperationStats s, Failure f, long now) {
         s.recordFailure(now - c.firstIntended);
+        if (operationLog != null) {
+            operationLog.ended(c.index, c.pending.name(), c.firstIntended, c.firstStart, now, f, c.attempt + 1);
+        }
         c.pending = null;
         if (++c.completed == 1) {
             c.role.clientReady();

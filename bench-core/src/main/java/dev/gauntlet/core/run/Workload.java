@@ -29,6 +29,11 @@ public interface Workload<S> {
         return client(client.index(), client.roleClients(), random);
     }
 
+    /** Where each operation's end is told as it happens ({@link OperationLog}), or null (the default): none. */
+    default OperationLog operationLog() {
+        return null;
+    }
+
     /** Every client runs {@code operation} back to back: a microbenchmark, or a test of the machinery around it. */
     static <S> Workload<S> repeating(Operation<S> operation) {
         Step<S> step = Step.now(operation);

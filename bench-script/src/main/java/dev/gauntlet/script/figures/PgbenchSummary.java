@@ -24,7 +24,8 @@ public final class PgbenchSummary {
     /** How the run was set up, as pgbench's header reports it. */
     public record Setup(long scale, String queryMode, int clients, int threads, int maxTries, Long durationSeconds,
                         Long transactionsPerClient, Double latencyLimitMs, boolean throttled, boolean progress,
-                        boolean perCommand, boolean failuresDetailed, double initialConnectionMs) {
+                        boolean perCommand, boolean failuresDetailed, double initialConnectionMs,
+                        boolean connectEach) {
     }
 
     private PgbenchSummary() {
@@ -95,8 +96,14 @@ public final class PgbenchSummary {
         if (s.throttled() && lag != null) {
             line(b, "rate limit schedule lag: avg %.3f (max %.3f) ms", lag.latencyMs().mean(), lag.latencyMs().max());
         }
-        line(b, "initial connection time = %.3f ms", s.initialConnectionMs());
-        line(b, "tps = %f (without initial connection time)", total / Math.max(r.measuredSeconds(), 1e-9));
+        if (s.connectEach()) {
+            // -C: each transaction's connecting, which the runner records as the wait for its session
+            line(b, "average connection time = %.3f ms", connecting(r, scripts));
+            line(b, "tps = %f (including reconnection times)", total / Math.max(r.measuredSeconds(), 1e-9));
+        } else {
+            line(b, "initial connection time = %.3f ms", s.initialConnectionMs());
+            line(b, "tps = %f (without initial connection time)", total / Math.max(r.measuredSeconds(), 1e-9));
+        }
         if (scripts.size() > 1 || s.perCommand()) {
             for (int i = 0; i < scripts.size(); i++) {
                 perScript(b, r, s, scripts, i, total, run);
@@ -168,6 +175,20 @@ public final class PgbenchSummary {
     private static void percentiles(StringBuilder b, String name, Histogram h) {
         line(b, "  %-28s %10d %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f", name, h.getTotalCount(), ms(h, 50), ms(h, 90),
                 ms(h, 95), ms(h, 99), ms(h, 99.9), h.getMaxValue() / NANOS_PER_MS);
+    }
+
+    /** The mean time to connect of the scripts' transactions, in ms. */
+    private static double connecting(RunResult r, List<CompiledScript> scripts) {
+        double sum = 0;
+        long count = 0;
+        for (CompiledScript sc : scripts) {
+            OperationResult op = r.operation(sc.operation()).orElse(null);
+            if (op != null && op.poolWait() != null) {
+                sum += op.poolWait().latencyMs().mean() * op.poolWait().count();
+                count += op.poolWait().count();
+            }
+        }
+        return count == 0 ? 0 : sum / count;
     }
 
     private static double ms(Histogram h, double percentile) {

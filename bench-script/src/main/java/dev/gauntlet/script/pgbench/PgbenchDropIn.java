@@ -5,6 +5,7 @@ import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.script.PgbenchConsole;
 import dev.gauntlet.script.RunCommand;
 import dev.gauntlet.script.ScriptCommand;
+import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -117,12 +118,6 @@ public final class PgbenchDropIn {
     /** pgbench's options this drop-in does not run yet: refused in one line each, before anything starts. */
     private static void unsupported(PgbenchSettings s) {
         List<String> missing = new ArrayList<>();
-        if (s.connect) {
-            missing.add("-C/--connect");
-        }
-        if (s.log) {
-            missing.add("-l/--log");
-        }
         if (s.progressTimestamp) {
             missing.add("--progress-timestamp");
         }
@@ -146,6 +141,9 @@ public final class PgbenchDropIn {
             a.addAll(List.of(script.builtin() ? "-b" : "-f", script.argument()));
         }
         s.defines.forEach((k, v) -> a.addAll(List.of("-D", k + "=" + v)));
+        if (s.connect) {
+            a.addAll(List.of("--pool", "connect"));
+        }
         flag(a, s.noVacuum, "-n");
         flag(a, s.vacuumAll, "-v");
         flag(a, s.perCommand, "-r");
@@ -177,7 +175,9 @@ public final class PgbenchDropIn {
             CommandLine cli = GauntletCommandLine.create(new ScriptCommand());
             CommandLine run = cli.getSubcommands().get("run");
             runCommand = run.getCommand();
-            runCommand.console(new PgbenchConsole(out, err, true, s.debug));
+            runCommand.console(new PgbenchConsole(out, err, true, s.debug, !s.log ? null
+                    : new PgbenchTransactionLog.Settings(s.logPrefix == null ? "pgbench_log" : s.logPrefix,
+                    s.samplingRate, s.aggregateInterval)));
             cli.setErr(new PrintWriter(failures, true));
             run.setErr(new PrintWriter(failures, true));
             code = cli.execute(a.toArray(String[]::new));

@@ -1,6 +1,7 @@
 package dev.gauntlet.script.workload;
 
 import dev.gauntlet.core.run.ClientScript;
+import dev.gauntlet.core.run.OperationLog;
 import dev.gauntlet.core.run.Step;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.script.lang.ScriptChoice;
@@ -23,6 +24,7 @@ public final class ScriptWorkload implements Workload<Connection> {
     private final PgbenchSeeding seeding;
     private final ScriptChoice choice;
     private final int firstClient;
+    private OperationLog log;
 
     /**
      * @param choice      pgbench's choice among the scripts, in the same order as {@code scripts}
@@ -36,6 +38,17 @@ public final class ScriptWorkload implements Workload<Connection> {
         this.run = run;
         this.seeding = seeding;
         this.firstClient = firstClient;
+    }
+
+    /** Each transaction's end written to {@code log} (pgbench's {@code -l}); the run closes it. */
+    public ScriptWorkload logTo(OperationLog log) {
+        this.log = log;
+        return this;
+    }
+
+    @Override
+    public OperationLog operationLog() {
+        return log;
     }
 
     @Override

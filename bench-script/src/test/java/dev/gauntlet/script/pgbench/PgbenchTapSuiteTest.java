@@ -39,10 +39,8 @@ class PgbenchTapSuiteTest {
 
     /** The suite's cases the drop-in does not match, each listed in docs/script.md with its reason. */
     private static final Set<String> DOCUMENTED = Set.of(
-            "001 8 pgbench tpcb-like", "001 9 pgbench simple update", // -C
             "001 36 pgbench script error: sql syntax error", // a failed PREPARE, then EXECUTE's own error
             "001 90 pgbench late throttling", // -L skipping transactions already late
-            "001 91 pgbench logs", "001 92 pgbench logs contents", // -l
             "001 93 incomplete transaction block"); // processed before the client ends
     /** A TODO case of the suite, a race in the server that pgbench itself sometimes loses. */
     private static final String SERVER_RACE = "001 2 concurrent GRANT/VACUUM";

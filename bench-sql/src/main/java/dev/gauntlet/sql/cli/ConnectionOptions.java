@@ -47,7 +47,9 @@ public final class ConnectionOptions {
                     "pgbouncer: a real PgBouncer (installed separately) started in transaction mode in front of "
                             + "the database with --pool-size server connections; each client owns a connection "
                             + "to it; server-side prepared statements off.",
-                    "Several, comma-separated (direct,pooled,pgbouncer), make an experiment: each mode in turn, "
+                    "connect: a new connection for each transaction, closed at its end (pgbench's -C); the time to "
+                            + "connect is reported on its own, as pool wait.",
+                    "Several, comma-separated (direct,pooled,pgbouncer,connect), make an experiment: each mode in turn, "
                             + "then a comparison. Default: ${DEFAULT-VALUE}."})
     List<String> pool;
 
