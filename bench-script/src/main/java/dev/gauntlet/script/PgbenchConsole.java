@@ -8,14 +8,15 @@ import java.io.PrintStream;
  * client's errors ({@code err}). For {@code bench-script run} the process's streams, the vacuum on standard output
  * beside Gauntlet's lines; for {@code bench-script pgbench} ({@code dropIn}) the streams pgbench would use, the vacuum
  * on standard error as pgbench 15 prints it, a client's end on an error in pgbench's lines, Gauntlet's own lines kept
- * apart by the caller; {@code debug} is pgbench's {@code -d}, {@code log} its {@code -l} (null: none).
+ * apart by the caller; {@code debug} is pgbench's {@code -d}, {@code log} its {@code -l} (null: none), {@code progressTimestamp} its
+ * {@code --progress-timestamp}.
  */
 public record PgbenchConsole(PrintStream out, PrintStream err, boolean dropIn, boolean debug,
-                             PgbenchTransactionLog.Settings log) {
+                             PgbenchTransactionLog.Settings log, boolean progressTimestamp) {
 
     /** {@code bench-script run}'s. */
     static PgbenchConsole standard() {
-        return new PgbenchConsole(System.out, System.err, false, false, null);
+        return new PgbenchConsole(System.out, System.err, false, false, null, false);
     }
 
     /** Where the vacuum's lines go. */

@@ -9,8 +9,12 @@ import dev.gauntlet.core.report.RunReport;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.MetricInfo;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.OperationLog;
+import dev.gauntlet.core.run.ProgressPrinter;
+import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.script.checks.RunInvariants;
+import dev.gauntlet.script.figures.PgbenchProgress;
 import dev.gauntlet.script.figures.PgbenchSummary;
 import dev.gauntlet.script.lang.BuiltinScripts;
 import dev.gauntlet.script.schema.PgbenchSchema;
@@ -169,13 +173,18 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Integer benchmark(PgbenchTables tables, ScriptArguments.Chosen chosen) {
+        // bench-script pgbench -P: pgbench's progress lines on standard error, Gauntlet's in its console.log
+        PgbenchProgress progress = console.dropIn() && pgbench.progress != null ? new PgbenchProgress(console.err(),
+                console.progressTimestamp(), pgbench.rate != null, options.maxAttempts()) : null;
         return SqlBenchmark.of(spec, "script", connection, options, this::prepare)
+                .progress(out -> progress == null ? new ProgressPrinter(out)
+                        : RunListener.both(new ProgressPrinter(out), progress))
                 .database(tables.name())
                 .experiments(experiments, List.of(), "The runs followed one another on the same pgbench tables.")
                 .beforeEachRun((s, cell, dir) -> beforeRun(s, dir))
                 .workload((s, cell) -> new ScriptWorkload(scripts, chosen.choice(), s.run, new PgbenchSeeding(options.seed(),
                         options.clients(), pgbench.threads(options.clients()), s.scale, pgbench.defines),
-                        options.share().part(options.clients()).from()).logTo(transactionLog(s)))
+                        options.share().part(options.clients()).from()).logTo(OperationLog.both(transactionLog(s), progress)))
                 .parameters((s, cell) -> parameters(s))
                 .finish(this::finish)
                 .call();

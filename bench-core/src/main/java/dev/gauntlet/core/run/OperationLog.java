@@ -22,4 +22,28 @@ public interface OperationLog extends AutoCloseable {
     /** The run is over: nothing more is told. */
     @Override
     void close();
+
+    /** Both told, {@code first} first; either may be null. */
+    static OperationLog both(OperationLog first, OperationLog second) {
+        if (first == null || second == null) {
+            return first == null ? second : first;
+        }
+        return new OperationLog() {
+            @Override
+            public void ended(int client, String operation, long intended, long started, long ended,
+                              Failure failure, int attempts) {
+                first.ended(client, operation, intended, started, ended, failure, attempts);
+                second.ended(client, operation, intended, started, ended, failure, attempts);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    first.close();
+                } finally {
+                    second.close();
+                }
+            }
+        };
+    }
 }

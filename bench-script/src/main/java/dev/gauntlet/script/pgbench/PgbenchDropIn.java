@@ -82,7 +82,6 @@ public final class PgbenchDropIn {
 
     /** pgbench's start (connection, version, the tables' scale), then {@code run} with pgbench's settings. */
     private int benchmark(PgbenchSettings s, LibpqTarget target) {
-        unsupported(s);
         try (Connection c = target.connect()) {
             DatabaseMetaData meta = c.getMetaData();
             out.println("pgbench (15, server " + meta.getDatabaseProductVersion() + ")");
@@ -112,18 +111,6 @@ public final class PgbenchDropIn {
                         + target.database() + "\"."));
             }
             throw new PgbenchExit(1, lines);
-        }
-    }
-
-    /** pgbench's options this drop-in does not run yet: refused in one line each, before anything starts. */
-    private static void unsupported(PgbenchSettings s) {
-        List<String> missing = new ArrayList<>();
-        if (s.progressTimestamp) {
-            missing.add("--progress-timestamp");
-        }
-        if (!missing.isEmpty()) {
-            throw PgbenchExit.fatal(String.join(", ", missing) + (missing.size() == 1 ? " is" : " are")
-                    + " not supported by bench-script pgbench yet");
         }
     }
 
@@ -177,7 +164,7 @@ public final class PgbenchDropIn {
             runCommand = run.getCommand();
             runCommand.console(new PgbenchConsole(out, err, true, s.debug, !s.log ? null
                     : new PgbenchTransactionLog.Settings(s.logPrefix == null ? "pgbench_log" : s.logPrefix,
-                    s.samplingRate, s.aggregateInterval)));
+                    s.samplingRate, s.aggregateInterval), s.progressTimestamp));
             cli.setErr(new PrintWriter(failures, true));
             run.setErr(new PrintWriter(failures, true));
             code = cli.execute(a.toArray(String[]::new));

@@ -29,7 +29,12 @@ public final class ConnectionOptions {
                     + "(jdbc:postgresql://n1:26257,n2:26257/tpcc?targetServerType=primary).",
                     "Through your own PgBouncer in transaction mode add ?prepareThreshold=0, "
                             + "or let --pool pgbouncer start one.",
-                    "Without --url an embedded PostgreSQL is started; its data is kept between runs."})
+                    "Without --url an embedded PostgreSQL is started; its data is kept between runs.",
+                    "Sessions keep the server's settings (postgresql.conf, ALTER DATABASE/ROLE, the URL's options=): "
+                            + "Gauntlet sets only application_name (gauntlet, unless the URL names one) and runs "
+                            + "with auto-commit off; the isolation level is the server's, except where a workload "
+                            + "has an --isolation option (bench-tpcc sets read committed on PostgreSQL and "
+                            + "serializable on CockroachDB unless told otherwise: its checks are written for them)."})
     String url;
 
     @Option(names = "--user", paramLabel = "NAME", description = "Database user (default: $PGUSER, else postgres).")
