@@ -15,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * pgbench 15's command line read as pgbench reads it: its options through {@link Getopt} in the order given, each
@@ -44,11 +42,6 @@ public final class PgbenchArguments {
             arg("partitions", 11), arg("partition-method", 12), flag("failures-detailed", 13), arg("max-tries", 14),
             flag("verbose-errors", 15));
     private static final List<String> QUERY_MODES = List.of("simple", "extended", "prepared");
-    /** C's {@code atof}: the longest prefix that reads as a number, else 0. */
-    private static final Pattern NUMBER_PREFIX =
-            Pattern.compile("^\\s*[+-]?(?:inf(?:inity)?|nan|(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)",
-                    Pattern.CASE_INSENSITIVE);
-    private static final Pattern INT_PREFIX = Pattern.compile("^\\s*[+-]?\\d+");
 
     private PgbenchArguments() {
     }
@@ -140,11 +133,11 @@ public final class PgbenchArguments {
             case 'd' -> s.debug = true;
             case 'c' -> {
                 s.benchmarking = true;
-                s.clients = parseInt(arg, "-c/--clients", 1, Integer.MAX_VALUE);
+                s.clients = CNumbers.parseInt(arg, "-c/--clients", 1, Integer.MAX_VALUE);
             }
             case 'j' -> {
                 s.benchmarking = true;
-                s.jobs = parseInt(arg, "-j/--jobs", 1, Integer.MAX_VALUE);
+                s.jobs = CNumbers.parseInt(arg, "-j/--jobs", 1, Integer.MAX_VALUE);
             }
             case 'C' -> {
                 s.benchmarking = true;
@@ -156,15 +149,15 @@ public final class PgbenchArguments {
             }
             case 's' -> {
                 s.scaleGiven = true;
-                s.scale = parseInt(arg, "-s/--scale", 1, Integer.MAX_VALUE);
+                s.scale = CNumbers.parseInt(arg, "-s/--scale", 1, Integer.MAX_VALUE);
             }
             case 't' -> {
                 s.benchmarking = true;
-                s.transactions = parseInt(arg, "-t/--transactions", 1, Integer.MAX_VALUE);
+                s.transactions = CNumbers.parseInt(arg, "-t/--transactions", 1, Integer.MAX_VALUE);
             }
             case 'T' -> {
                 s.benchmarking = true;
-                s.time = parseInt(arg, "-T/--time", 1, Integer.MAX_VALUE);
+                s.time = CNumbers.parseInt(arg, "-T/--time", 1, Integer.MAX_VALUE);
             }
             case 'U' -> s.username = arg;
             case 'l' -> {
@@ -211,7 +204,7 @@ public final class PgbenchArguments {
             }
             case 'F' -> {
                 s.initialization = true;
-                s.fillfactor = parseInt(arg, "-F/--fillfactor", 10, 100);
+                s.fillfactor = CNumbers.parseInt(arg, "-F/--fillfactor", 10, 100);
             }
             case 'M' -> {
                 s.benchmarking = true;
@@ -222,10 +215,10 @@ public final class PgbenchArguments {
             }
             case 'P' -> {
                 s.benchmarking = true;
-                s.progress = parseInt(arg, "-P/--progress", 1, Integer.MAX_VALUE);
+                s.progress = CNumbers.parseInt(arg, "-P/--progress", 1, Integer.MAX_VALUE);
             }
             case 'R' -> {
-                double rate = atof(arg);
+                double rate = CNumbers.atof(arg);
                 s.benchmarking = true;
                 if (!(rate > 0.0)) {
                     throw PgbenchExit.fatal("invalid rate limit: \"" + arg + "\"");
@@ -233,7 +226,7 @@ public final class PgbenchArguments {
                 s.rate = rate;
             }
             case 'L' -> {
-                double limit = atof(arg);
+                double limit = CNumbers.atof(arg);
                 if (!(limit > 0.0)) {
                     throw PgbenchExit.fatal("invalid latency limit: \"" + arg + "\"");
                 }
@@ -254,14 +247,14 @@ public final class PgbenchArguments {
             }
             case 4 -> {
                 s.benchmarking = true;
-                s.samplingRate = atof(arg);
+                s.samplingRate = CNumbers.atof(arg);
                 if (s.samplingRate <= 0.0 || s.samplingRate > 1.0 || Double.isNaN(s.samplingRate)) {
                     throw PgbenchExit.fatal("invalid sampling rate: \"" + arg + "\"");
                 }
             }
             case 5 -> {
                 s.benchmarking = true;
-                s.aggregateInterval = parseInt(arg, "--aggregate-interval", 1, Integer.MAX_VALUE);
+                s.aggregateInterval = CNumbers.parseInt(arg, "--aggregate-interval", 1, Integer.MAX_VALUE);
             }
             case 6 -> {
                 s.progressTimestamp = true;
@@ -286,7 +279,7 @@ public final class PgbenchArguments {
             }
             case 11 -> {
                 s.initialization = true;
-                s.partitions = parseInt(arg, "--partitions", 0, Integer.MAX_VALUE);
+                s.partitions = CNumbers.parseInt(arg, "--partitions", 0, Integer.MAX_VALUE);
             }
             case 12 -> {
                 s.initialization = true;
@@ -302,7 +295,7 @@ public final class PgbenchArguments {
                 s.failuresDetailed = true;
             }
             case 14 -> {
-                int tries = atoi(arg);
+                int tries = CNumbers.atoi(arg);
                 if (tries < 0) {
                     throw PgbenchExit.fatal("invalid number of maximum tries: \"" + arg + "\"");
                 }
@@ -430,72 +423,6 @@ public final class PgbenchArguments {
             throw PgbenchExit.fatal("an unlimited number of transaction tries can only be used with --latency-limit or "
                     + "a duration (-T)");
         }
-    }
-
-    /** PostgreSQL's {@code option_parse_int}: {@code strtol} with trailing white space allowed, then the range. */
-    static int parseInt(String text, String option, int min, int max) {
-        String t = text.stripTrailing();
-        int i = 0;
-        while (i < t.length() && Character.isWhitespace(t.charAt(i))) {
-            i++;
-        }
-        int start = i;
-        if (i < t.length() && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
-            i++;
-        }
-        int digits = i;
-        while (i < t.length() && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
-            i++;
-        }
-        if (i == digits) {
-            if (!t.isEmpty() && start < t.length()) {
-                throw PgbenchExit.fatal("invalid value \"" + text + "\" for option " + option);
-            }
-            return outOfRange(0, option, min, max);
-        }
-        if (i != t.length()) {
-            throw PgbenchExit.fatal("invalid value \"" + text + "\" for option " + option);
-        }
-        java.math.BigInteger v = new java.math.BigInteger(t.substring(start, i).replace("+", ""));
-        if (v.bitLength() > 31) {
-            throw PgbenchExit.fatal(option + " must be in range " + min + ".." + max);
-        }
-        return outOfRange(v.intValue(), option, min, max);
-    }
-
-    private static int outOfRange(int value, String option, int min, int max) {
-        if (value < min || value > max) {
-            throw PgbenchExit.fatal(option + " must be in range " + min + ".." + max);
-        }
-        return value;
-    }
-
-    /** C's {@code atof}. */
-    static double atof(String text) {
-        Matcher m = NUMBER_PREFIX.matcher(text);
-        if (!m.find()) {
-            return 0;
-        }
-        String n = m.group().strip().toLowerCase(Locale.ROOT);
-        String sign = n.startsWith("-") ? "-" : "";
-        String body = n.replaceFirst("^[+-]", "");
-        if (body.startsWith("inf")) {
-            return sign.isEmpty() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-        }
-        if (body.equals("nan")) {
-            return Double.NaN;
-        }
-        return Double.parseDouble(sign + body);
-    }
-
-    /** C's {@code atoi} (values past an int wrap as glibc's do not matter here: they are refused or huge). */
-    static int atoi(String text) {
-        Matcher m = INT_PREFIX.matcher(text);
-        if (!m.find()) {
-            return 0;
-        }
-        java.math.BigInteger v = new java.math.BigInteger(m.group().strip().replace("+", ""));
-        return v.intValue();
     }
 
     private static boolean nonEmpty(String s) {
