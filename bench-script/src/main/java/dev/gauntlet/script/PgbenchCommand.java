@@ -1,9 +1,12 @@
 package dev.gauntlet.script;
 
+import dev.gauntlet.core.cli.GauntletCommandLine;
+import dev.gauntlet.script.pgbench.BenchmarkCommand;
 import dev.gauntlet.script.pgbench.PgbenchDropIn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -31,6 +34,20 @@ public final class PgbenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return new PgbenchDropIn(System.getenv(), System.out, System.err).run(arguments);
+        return dropIn().run(arguments);
+    }
+
+    /** The drop-in on the process's environment and streams, running its benchmark as {@code bench-script run}. */
+    static PgbenchDropIn dropIn() {
+        return new PgbenchDropIn(System.getenv(), System.out, System.err, (arguments, console, failures) -> {
+            CommandLine cli = GauntletCommandLine.create(new ScriptCommand());
+            CommandLine run = cli.getSubcommands().get("run");
+            RunCommand command = run.getCommand();
+            command.console(console);
+            cli.setErr(failures);
+            run.setErr(failures);
+            int code = cli.execute(arguments);
+            return new BenchmarkCommand.Ended(code, command.clientsAborted());
+        });
     }
 }

@@ -17,6 +17,7 @@ import dev.gauntlet.script.checks.RunInvariants;
 import dev.gauntlet.script.figures.PgbenchProgress;
 import dev.gauntlet.script.figures.PgbenchSummary;
 import dev.gauntlet.script.lang.BuiltinScripts;
+import dev.gauntlet.script.pgbench.PgbenchConsole;
 import dev.gauntlet.script.schema.PgbenchSchema;
 import dev.gauntlet.script.workload.CompiledScript;
 import dev.gauntlet.script.workload.HistoryLedger;

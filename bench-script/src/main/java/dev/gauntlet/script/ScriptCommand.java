@@ -43,8 +43,7 @@ public final class ScriptCommand extends SqlWorkloadCommand {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("pgbench")) {
             // pgbench's command line as pgbench reads it: not through picocli, which would take "--" itself
-            System.exit(new dev.gauntlet.script.pgbench.PgbenchDropIn(System.getenv(), System.out, System.err)
-                    .run(java.util.List.of(args).subList(1, args.length)));
+            System.exit(PgbenchCommand.dropIn().run(java.util.List.of(args).subList(1, args.length)));
         }
         GauntletCommandLine.main(new ScriptCommand(), args);
     }

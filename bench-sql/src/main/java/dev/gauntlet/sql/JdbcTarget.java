@@ -41,6 +41,8 @@ public final class JdbcTarget implements Target<Connection> {
     private volatile java.util.concurrent.ConcurrentLinkedDeque<Connection> kept;
     /** A new connection for each transaction, closed at its end ({@link PoolMode#CONNECT}). */
     private final boolean connectEach;
+    /** Aborts a direct session whose transaction outlasts the session limit; null for a pool (Hikari's sockets time out). */
+    private final SessionWatchdog watchdog;
 
     private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned) {
         this(settings, pool, isolation, owned, false);
@@ -48,11 +50,27 @@ public final class JdbcTarget implements Target<Connection> {
 
     private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned,
                        boolean connectEach) {
+        this(settings, pool, isolation, owned, connectEach, ConnectionSettings.SESSION_SOCKET_TIMEOUT);
+    }
+
+    private JdbcTarget(ConnectionSettings settings, HikariDataSource pool, int isolation, AutoCloseable owned,
+                       boolean connectEach, Duration stuckAfter) {
         this.settings = settings;
         this.pool = pool;
         this.isolation = isolation;
         this.owned = owned;
         this.connectEach = connectEach;
+        this.watchdog = pool == null ? new SessionWatchdog(stuckAfter) : null;
+    }
+
+    /** A direct target whose sessions are aborted when a transaction outlasts {@code stuckAfter} (tests). */
+    static JdbcTarget direct(ConnectionSettings settings, Duration stuckAfter) {
+        return new JdbcTarget(settings, null, DEFAULT_ISOLATION, null, false, stuckAfter);
+    }
+
+    /** Sessions the watchdog aborted, their transaction stuck past the session limit. */
+    long sessionsAborted() {
+        return watchdog == null ? 0 : watchdog.aborted();
     }
 
     public static JdbcTarget direct(ConnectionSettings settings) {
@@ -163,7 +181,8 @@ public final class JdbcTarget implements Target<Connection> {
         if (reused != null) {
             return reused;
         }
-        Connection c = settings.connect();
+        Connection c = settings.connectWatched();
+        watchdog.watch(c);
         try {
             c.setAutoCommit(false);
             if (isolation != DEFAULT_ISOLATION) {
@@ -185,6 +204,9 @@ public final class JdbcTarget implements Target<Connection> {
             } else if (keeping != null && !broken && !session.isClosed()) { // kept only when direct
                 keeping.addLast(session);
             } else {
+                if (watchdog != null) {
+                    watchdog.forget(session);
+                }
                 session.close();
             }
         } catch (SQLException | RuntimeException ignored) {
@@ -199,6 +221,20 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public void transact(Connection session, Operation<Connection> operation, Attempt attempt) throws Exception {
+        if (watchdog == null) {
+            transactInSession(session, operation, attempt);
+            return;
+        }
+        watchdog.busy(session);
+        try {
+            transactInSession(session, operation, attempt);
+        } finally {
+            watchdog.idle(session);
+        }
+    }
+
+    private void transactInSession(Connection session, Operation<Connection> operation, Attempt attempt)
+            throws Exception {
         if (operation.commit() != Operation.Commit.EXPLICIT) {
             transactAlone(session, operation, attempt);
             return;
@@ -259,6 +295,9 @@ public final class JdbcTarget implements Target<Connection> {
 
     @Override
     public void close() {
+        if (watchdog != null) {
+            watchdog.close();
+        }
         var keeping = kept;
         kept = null;
         if (keeping != null) {

@@ -1,10 +1,6 @@
 package dev.gauntlet.script.pgbench;
 
-import dev.gauntlet.core.cli.GauntletCommandLine;
 import dev.gauntlet.core.result.ResultFile;
-import dev.gauntlet.script.PgbenchConsole;
-import dev.gauntlet.script.RunCommand;
-import dev.gauntlet.script.ScriptCommand;
 import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +18,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
 
 /**
  * {@code bench-script pgbench [pgbench's options] [dbname]}: pgbench 15's command line, run by Gauntlet. pgbench's
@@ -40,11 +35,14 @@ public final class PgbenchDropIn {
     private final Map<String, String> env;
     private final PrintStream out;
     private final PrintStream err;
+    private final BenchmarkCommand benchmark;
 
-    public PgbenchDropIn(Map<String, String> env, PrintStream out, PrintStream err) {
+    /** @param benchmark {@code bench-script run}, which runs the benchmark itself */
+    public PgbenchDropIn(Map<String, String> env, PrintStream out, PrintStream err, BenchmarkCommand benchmark) {
         this.env = env;
         this.out = out;
         this.err = err;
+        this.benchmark = benchmark;
     }
 
     /** Runs pgbench's command line {@code args} (without the program's name); the exit status pgbench would give. */
@@ -155,22 +153,16 @@ public final class PgbenchDropIn {
         PrintStream console = new PrintStream(gauntletLines, true, StandardCharsets.UTF_8);
         StringWriter failures = new StringWriter();
         PrintStream stdout = System.out;
-        int code;
-        RunCommand runCommand;
+        BenchmarkCommand.Ended ended;
         try {
             System.setOut(console);
-            CommandLine cli = GauntletCommandLine.create(new ScriptCommand());
-            CommandLine run = cli.getSubcommands().get("run");
-            runCommand = run.getCommand();
-            runCommand.console(new PgbenchConsole(out, err, true, s.debug, !s.log ? null
+            ended = benchmark.run(a.toArray(String[]::new), new PgbenchConsole(out, err, true, s.debug, !s.log ? null
                     : new PgbenchTransactionLog.Settings(s.logPrefix == null ? "pgbench_log" : s.logPrefix,
-                    s.samplingRate, s.aggregateInterval), s.progressTimestamp));
-            cli.setErr(new PrintWriter(failures, true));
-            run.setErr(new PrintWriter(failures, true));
-            code = cli.execute(a.toArray(String[]::new));
+                    s.samplingRate, s.aggregateInterval), s.progressTimestamp), new PrintWriter(failures, true));
         } finally {
             System.setOut(stdout);
         }
+        int code = ended.exitCode();
         String text = gauntletLines.toString(StandardCharsets.UTF_8);
         Path dir = resultDirectory(text);
         if (dir != null) {
@@ -191,7 +183,7 @@ public final class PgbenchDropIn {
         // Gauntlet's 1 is a check that failed or a run that went wrong: pgbench's 2 for a run that went wrong (a client
         // ended on an error), and its 0 for a run that did its work (Gauntlet's checks are in the report, not in
         // pgbench's status).
-        if (runCommand.clientsAborted() > 0) {
+        if (ended.clientsAborted() > 0) {
             return 2;
         }
         if (code == 0 || code == 1 && dir != null && Files.exists(dir.resolve(ResultFile.NAME))

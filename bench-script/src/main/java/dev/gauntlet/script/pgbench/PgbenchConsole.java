@@ -1,4 +1,4 @@
-package dev.gauntlet.script;
+package dev.gauntlet.script.pgbench;
 
 import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import java.io.PrintStream;
@@ -15,12 +15,12 @@ public record PgbenchConsole(PrintStream out, PrintStream err, boolean dropIn, b
                              PgbenchTransactionLog.Settings log, boolean progressTimestamp) {
 
     /** {@code bench-script run}'s. */
-    static PgbenchConsole standard() {
+    public static PgbenchConsole standard() {
         return new PgbenchConsole(System.out, System.err, false, false, null, false);
     }
 
     /** Where the vacuum's lines go. */
-    PrintStream vacuum() {
+    public PrintStream vacuum() {
         return dropIn ? err : out;
     }
 }
