@@ -7,7 +7,9 @@
 #   reports/bench-script/side-by-side.sh [OUT_DIR]
 # Environment: PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE (default localhost 5432 bench bench bench_script_sbs),
 #              SECONDS_PER_RUN (60), PAIRS (3), SCALE (10), CONFIGS ("tpcb-like:8 tpcb-like:32 select-only:8 select-only:32"),
-#              SSLMODE (unset: both tools' default, TLS where the server offers it; disable: neither uses TLS)
+#              SSLMODE (unset: both tools' default, TLS where the server offers it; disable: neither uses TLS),
+#              JARS ("gauntlet=bench-script/target/bench-script.jar": LABEL=JAR pairs, each run beside pgbench in every
+#              pair, the order rotating from pair to pair; e.g. "before=/tmp/old.jar after=bench-script/target/...")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-reports/bench-script/side-by-side}
@@ -19,7 +21,7 @@ pairs=${PAIRS:-3}
 scale=${SCALE:-10}
 configs=${CONFIGS:-"tpcb-like:8 tpcb-like:32 select-only:8 select-only:32"}
 pgbench=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
-jar=bench-script/target/bench-script.jar
+jars=${JARS:-"gauntlet=bench-script/target/bench-script.jar"}
 java=${JAVA:-java}
 url="jdbc:postgresql://$PGHOST:$PGPORT/$PGDATABASE"
 # SSLMODE=disable: both tools without TLS (default: libpq's and pgjdbc's own default, prefer, which uses TLS here)
@@ -43,8 +45,9 @@ run_pgbench() { # builtin clients pair
     "$(awk -v c="$cpu" -v n="$txn" 'BEGIN{printf "%.4f", 1000*c/n}')" "$txn" >> "$summary"
 }
 
-run_gauntlet() { # builtin clients pair
-  local log="$out/$1-c$2-p$3-gauntlet.log" dir="$out/$1-c$2-p$3-gauntlet"
+run_gauntlet() { # builtin clients pair label jar
+  local label=${4:-gauntlet} jar=${5:-bench-script/target/bench-script.jar}
+  local log="$out/$1-c$2-p$3-$label.log" dir="$out/$1-c$2-p$3-$label"
   rm -rf "$dir"
   /usr/bin/time -f 'CPU %U %S' "$java" -jar "$jar" run -b "$1" -c "$2" -j 2 -T "$secs" -M prepared \
     --url "$url" --user "$PGUSER" --password "$PGPASSWORD" --out "$dir" > "$log" 2>&1
@@ -53,7 +56,7 @@ run_gauntlet() { # builtin clients pair
   txn=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")
   cpu=$(awk '/^CPU /{print $2 + $3}' "$log")
   measured=$(python3 -c "import json,sys; print('%.4f' % json.load(open('$dir/result.json'))['metrics']['driverCpuPerOperationMs'])")
-  printf '%s-c%s\t%s\tgauntlet\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$tps" "$cpu" \
+  printf '%s-c%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$label" "$tps" "$cpu" \
     "$(awk -v c="$cpu" -v n="$txn" 'BEGIN{printf "%.4f", 1000*c/n}')" "$measured" "$txn" >> "$summary"
 }
 
@@ -61,8 +64,14 @@ for config in $configs; do
   builtin=${config%%:*}; clients=${config##*:}
   for pair in $(seq 1 "$pairs"); do
     echo "== $(date -u +%H:%M:%S) $builtin c$clients pair $pair"
-    if (( pair % 2 == 1 )); then run_pgbench "$builtin" "$clients" "$pair"; run_gauntlet "$builtin" "$clients" "$pair"
-    else run_gauntlet "$builtin" "$clients" "$pair"; run_pgbench "$builtin" "$clients" "$pair"; fi
+    # pgbench and each jar, the order rotated by the pair's number
+    tools=(pgbench $jars)
+    n=${#tools[@]}
+    for i in $(seq 0 $((n - 1))); do
+      tool=${tools[$(( (i + pair - 1) % n ))]}
+      if [ "$tool" = pgbench ]; then run_pgbench "$builtin" "$clients" "$pair"
+      else run_gauntlet "$builtin" "$clients" "$pair" "${tool%%=*}" "${tool#*=}"; fi
+    done
   done
 done
 column -t -s $'\t' "$summary"
