@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * What a per-read socket timeout gave benchmark sessions, without its cost on every read (with a timeout the JDK reads
  * the socket non-blocking and polls before each wait): a session whose transaction has been under way longer than the
  * limit is aborted, its socket closed, so the read it is blocked in fails as a lost connection and the run's error
- * policy reconnects, as it did on a socket timeout. One daemon thread for a target's sessions looks every quarter of
- * the limit; a transaction marks its session busy and idle.
+ * policy reconnects, as it did on a socket timeout. One daemon thread for a target's sessions looks every second (a
+ * quarter of a shorter limit); a transaction marks its session busy and idle.
  */
 final class SessionWatchdog implements AutoCloseable {
 
@@ -43,7 +43,8 @@ final class SessionWatchdog implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long every = Math.max(limit.toMillis() / 4, 50);
+        // at most a second late: a stuck session ends about when a 30 s socket timeout would have ended it
+        long every = Math.max(Math.min(limit.toMillis() / 4, 1000), 50);
         timer.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
     }
 
