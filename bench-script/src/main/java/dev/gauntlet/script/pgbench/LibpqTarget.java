@@ -78,7 +78,7 @@ public record LibpqTarget(String host, String port, String user, String database
             return DriverManager.getConnection(url, properties);
         } catch (SQLException e) {
             throw new PgbenchExit(1, java.util.List.of(PgbenchLog.error("connection to server " + where() + " failed: "
-                    + libpqMessage(e))));
+                    + PgbenchAbort.libpq(e))));
         }
     }
 
@@ -86,11 +86,6 @@ public record LibpqTarget(String host, String port, String user, String database
     public String where() {
         return host.startsWith("/") ? "on socket \"" + host + "/.s.PGSQL." + port + "\""
                 : "at \"" + host + "\", port " + port;
-    }
-
-    /** An error as libpq prints it: {@code SEVERITY:  message}, then its DETAIL, HINT and CONTEXT lines. */
-    public static String libpqMessage(SQLException e) {
-        return PgbenchAbort.libpq(e);
     }
 
     private static String first(String a, String b, String otherwise) {

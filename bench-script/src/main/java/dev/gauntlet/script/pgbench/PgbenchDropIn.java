@@ -1,6 +1,7 @@
 package dev.gauntlet.script.pgbench;
 
 import dev.gauntlet.core.result.ResultFile;
+import dev.gauntlet.script.workload.PgbenchAbort;
 import dev.gauntlet.script.workload.PgbenchTransactionLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class PgbenchDropIn {
                 }
             }
         } catch (SQLException e) {
-            throw new PgbenchExit(1, List.of(PgbenchLog.error(LibpqTarget.libpqMessage(e))));
+            throw new PgbenchExit(1, List.of(PgbenchLog.error(PgbenchAbort.libpq(e))));
         }
         return runCommand(s, target);
     }
@@ -103,7 +104,7 @@ public final class PgbenchDropIn {
             return rs.getInt(1);
         } catch (SQLException e) {
             List<String> lines = new ArrayList<>();
-            lines.add(PgbenchLog.error("could not count number of branches: " + LibpqTarget.libpqMessage(e)));
+            lines.add(PgbenchLog.error("could not count number of branches: " + PgbenchAbort.libpq(e)));
             if ("42P01".equals(e.getSQLState())) {
                 lines.add(PgbenchLog.hint("Perhaps you need to do initialization (\"pgbench -i\") in database \""
                         + target.database() + "\"."));

@@ -3,6 +3,7 @@ package dev.gauntlet.script.pgbench;
 import dev.gauntlet.script.schema.PartitionMethod;
 import dev.gauntlet.script.schema.PgbenchInitSteps;
 import dev.gauntlet.script.schema.PgbenchSchema;
+import dev.gauntlet.script.workload.PgbenchAbort;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,7 +25,7 @@ final class PgbenchInit {
                     err).run(s.initSteps);
         } catch (SQLException e) {
             // pgbench's executeStatement: the query failed, its error and the statement
-            throw new PgbenchExit(1, List.of(PgbenchLog.error("query failed: " + LibpqTarget.libpqMessage(e))));
+            throw new PgbenchExit(1, List.of(PgbenchLog.error("query failed: " + PgbenchAbort.libpq(e))));
         }
     }
 }

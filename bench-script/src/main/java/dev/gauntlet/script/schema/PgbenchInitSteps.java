@@ -3,8 +3,6 @@ package dev.gauntlet.script.schema;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,55 +37,37 @@ public final class PgbenchInitSteps {
         this.err = err;
     }
 
-    /** Runs {@code steps}; the summary line is printed last. */
+    /** Runs {@code steps}; the summary line ({@link InitSteps}) is printed last. */
     public void run(String steps) throws SQLException {
-        List<String> done = new ArrayList<>();
-        double total = 0;
+        InitSteps done = new InitSteps();
         for (char step : steps.toCharArray()) {
-            long start = System.nanoTime();
-            String op = switch (step) {
-                case 'd' -> {
+            switch (step) {
+                case 'd' -> done.run("drop tables", () -> {
                     err.println("dropping old tables...");
-                    execute(List.of(PgbenchDdl.DROP));
-                    yield "drop tables";
-                }
-                case 't' -> {
-                    createTables();
-                    yield "create tables";
-                }
-                case 'g' -> {
-                    generateClientSide();
-                    yield "client-side generate";
-                }
-                case 'G' -> {
-                    generateServerSide();
-                    yield "server-side generate";
-                }
-                case 'v' -> {
+                    PgbenchSchema.drop(c);
+                });
+                case 't' -> done.run("create tables", this::createTables);
+                case 'g' -> done.run("client-side generate", this::generateClientSide);
+                case 'G' -> done.run("server-side generate", this::generateServerSide);
+                case 'v' -> done.run("vacuum", () -> {
                     err.println("vacuuming...");
-                    execute(PgbenchDdl.TABLES.stream().map(t -> "vacuum analyze " + t).toList());
-                    yield "vacuum";
-                }
-                case 'p' -> {
+                    PgbenchSchema.execute(c, PgbenchDdl.TABLES.stream().map(t -> "vacuum analyze " + t).toList());
+                });
+                case 'p' -> done.run("primary keys", () -> {
                     err.println("creating primary keys...");
-                    execute(PgbenchDdl.PRIMARY_KEYS.stream().map(k -> tablespaces.indexes() == null ? k
-                            : k + " using index tablespace " + identifier(tablespaces.indexes())).toList());
-                    yield "primary keys";
-                }
-                case 'f' -> {
+                    PgbenchSchema.execute(c, PgbenchDdl.PRIMARY_KEYS.stream().map(k -> tablespaces.indexes() == null
+                            ? k : k + " using index tablespace " + identifier(tablespaces.indexes())).toList());
+                });
+                case 'f' -> done.run("foreign keys", () -> {
                     err.println("creating foreign keys...");
-                    execute(PgbenchDdl.FOREIGN_KEYS);
-                    yield "foreign keys";
+                    PgbenchSchema.execute(c, PgbenchDdl.FOREIGN_KEYS);
+                });
+                default -> {
+                    // a space: nothing, as in pgbench (the steps were checked before)
                 }
-                default -> null;
-            };
-            if (op != null) {
-                double seconds = (System.nanoTime() - start) / 1e9;
-                done.add(String.format(Locale.ROOT, "%s %.2f s", op, seconds));
-                total += seconds;
             }
         }
-        err.printf(Locale.ROOT, "done in %.2f s (%s).%n", total, String.join(", ", done));
+        err.println(done);
     }
 
     private void createTables() throws SQLException {
@@ -99,18 +79,16 @@ public final class PgbenchInitSteps {
         List<String> created = ddl.subList(0, ddl.size() - partitions.size()).stream()
                 .map(sql -> tablespaces.tables() == null ? sql : sql + " tablespace " + identifier(tablespaces.tables()))
                 .toList();
-        execute(created);
+        PgbenchSchema.execute(c, created);
         if (!partitions.isEmpty()) {
             err.println("creating " + tables.partitions() + " partitions...");
-            execute(partitions);
+            PgbenchSchema.execute(c, partitions);
         }
     }
 
     private void generateClientSide() throws SQLException {
         err.println("generating data (client-side)...");
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try {
+        inOneTransaction(() -> {
             truncate();
             GeneratedTable.BRANCHES.copy(c, tables.scale(), false);
             GeneratedTable.TELLERS.copy(c, tables.scale(), false);
@@ -129,22 +107,14 @@ public final class PgbenchInitSteps {
                     }
                 }
             });
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(autoCommit);
-        }
+        });
     }
 
     private void generateServerSide() throws SQLException {
         err.println("generating data (server-side)...");
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try {
+        inOneTransaction(() -> {
             truncate();
-            execute(List.of(
+            PgbenchSchema.execute(c, List.of(
                     "insert into pgbench_branches(bid,bbalance) select bid, 0 from generate_series(1, "
                             + tables.branches() + ") as bid",
                     "insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / " + PgbenchSchema.NTELLERS
@@ -152,6 +122,15 @@ public final class PgbenchInitSteps {
                     "insert into pgbench_accounts(aid,bid,abalance,filler) select aid, (aid - 1) / "
                             + PgbenchSchema.NACCOUNTS + " + 1, 0, '' from generate_series(1, " + tables.accounts()
                             + ") as aid"));
+        });
+    }
+
+    /** pgbench's generate steps: the truncate and the rows in one transaction, so a failure leaves no half. */
+    private void inOneTransaction(InitSteps.Work work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            work.run();
             c.commit();
         } catch (SQLException | RuntimeException e) {
             c.rollback();
@@ -162,15 +141,8 @@ public final class PgbenchInitSteps {
     }
 
     private void truncate() throws SQLException {
-        execute(List.of("truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"));
-    }
-
-    private void execute(List<String> statements) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        }
+        PgbenchSchema.execute(c, List.of(
+                "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"));
     }
 
     /** libpq's {@code PQescapeIdentifier}: double-quoted, inner quotes doubled. */

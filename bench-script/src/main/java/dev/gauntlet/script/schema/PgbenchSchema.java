@@ -116,7 +116,7 @@ public final class PgbenchSchema {
         execute(c, List.of(PgbenchDdl.DROP));
     }
 
-    private static void execute(Connection c, List<String> statements) throws SQLException {
+    static void execute(Connection c, List<String> statements) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
