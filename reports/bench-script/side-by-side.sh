@@ -9,7 +9,9 @@
 #              SECONDS_PER_RUN (60), PAIRS (3), SCALE (10), CONFIGS ("tpcb-like:8 tpcb-like:32 select-only:8 select-only:32"),
 #              SSLMODE (unset: both tools' default, TLS where the server offers it; disable: neither uses TLS),
 #              JARS ("gauntlet=bench-script/target/bench-script.jar": LABEL=JAR pairs, each run beside pgbench in every
-#              pair, the order rotating from pair to pair; e.g. "before=/tmp/old.jar after=bench-script/target/...")
+#              pair, the order rotating from pair to pair; e.g. "before=/tmp/old.jar after=bench-script/target/..."),
+#              JAVA_<LABEL> and ARGS_<LABEL> (optional): the java and the extra run options of one label, e.g.
+#              JARS="platform=J virtual=J" ARGS_platform="--threads platform" JAVA_virtual=/usr/lib/jvm/jdk-25/bin/java
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-reports/bench-script/side-by-side}
@@ -48,9 +50,13 @@ run_pgbench() { # builtin clients pair
 run_gauntlet() { # builtin clients pair label jar
   local label=${4:-gauntlet} jar=${5:-bench-script/target/bench-script.jar}
   local log="$out/$1-c$2-p$3-$label.log" dir="$out/$1-c$2-p$3-$label"
+  local java_of="JAVA_$label" args_of="ARGS_$label"
+  local label_java=${!java_of:-$java}
+  local -a label_args
+  read -r -a label_args <<< "${!args_of:-}"
   rm -rf "$dir"
-  /usr/bin/time -f 'CPU %U %S' "$java" -jar "$jar" run -b "$1" -c "$2" -j 2 -T "$secs" -M prepared \
-    --url "$url" --user "$PGUSER" --password "$PGPASSWORD" --out "$dir" > "$log" 2>&1
+  /usr/bin/time -f 'CPU %U %S' "$label_java" -jar "$jar" run -b "$1" -c "$2" -j 2 -T "$secs" -M prepared \
+    ${label_args[@]+"${label_args[@]}"} --url "$url" --user "$PGUSER" --password "$PGPASSWORD" --out "$dir" > "$log" 2>&1
   local tps txn cpu measured
   tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$log")
   txn=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")

@@ -42,8 +42,9 @@ final class PgbenchOptions {
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "NUM",
             description = "pgbench's threads, each multiplexing its clients' connections: reported, and used to draw "
-                    + "the random states as pgbench draws them. JDBC blocks, so every client has a worker thread of "
-                    + "its own here whatever -j says (--workers sets them).")
+                    + "the random states as pgbench draws them. JDBC blocks, so every client has a worker of its own "
+                    + "here whatever -j says (--workers sets them); on Java 21+ the workers are virtual threads "
+                    + "carried by as many OS threads as cores, as pgbench's threads carry their connections (--threads).")
     Integer jobs;
 
     @Option(names = {"-T", "--time"}, paramLabel = "SECONDS", description = "pgbench's spelling of --duration, in seconds.")

@@ -238,6 +238,9 @@ public final class Benchmark {
             }
         }
         b.append(p.duration() != null ? DurationConverter.format(p.duration()) : p.iterations() + " operations per client");
+        if (p.threads() == dev.gauntlet.core.run.ThreadKind.VIRTUAL) {
+            b.append(", on virtual threads");
+        }
         if (!p.warmup().isZero()) {
             b.append(" after ").append(DurationConverter.format(p.warmup())).append(" warm-up");
         }
@@ -283,6 +286,7 @@ public final class Benchmark {
                     + (r.openLoop() ? " at " + r.rate() + " ops/s" : " closed loop")).collect(Collectors.joining("; ")));
         }
         parameters.put("workers", p.workers());
+        parameters.put("threads", p.threads().label());
         parameters.put("loop", p.openLoop() ? "open" : "closed");
         if (p.openLoop()) {
             parameters.put("rate", p.rate());

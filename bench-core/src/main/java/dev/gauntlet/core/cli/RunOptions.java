@@ -4,6 +4,7 @@ import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.CompilerSettled;
 import dev.gauntlet.core.run.Condition;
 import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.ThreadKind;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,6 +76,14 @@ public final class RunOptions {
     @Option(names = "--workers", paramLabel = "N",
             description = "Threads executing operations (default: clients, at most 512). Waiting clients hold none.")
     Integer workers;
+
+    @Option(names = "--threads", paramLabel = "KIND", defaultValue = "auto",
+            description = {"What the workers are: virtual (the JDK's virtual threads, Java 21+: a worker waiting on "
+                    + "the database holds no OS thread, so the driver takes as few cores from a server beside it as "
+                    + "pgbench's -j threads do), platform (one OS thread a worker) or auto (default: virtual where "
+                    + "this Java has them and there are more than 4 clients a core, else platform; at 4 a core and "
+                    + "fewer an OS thread costs less a transaction)."})
+    String threads;
 
     @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10",
             description = "Attempts per transaction on serialization failure or deadlock (default: ${DEFAULT-VALUE}).")
@@ -187,6 +196,15 @@ public final class RunOptions {
             return share;
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new BadInputException("--worker: " + e.getMessage());
+        }
+    }
+
+    /** What the workers of this process's {@code clients} are, from {@code --threads}. */
+    public ThreadKind threadKind(int clients) {
+        try {
+            return ThreadKind.parse(threads, clients);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--threads: " + e.getMessage());
         }
     }
 
@@ -457,8 +475,9 @@ public final class RunOptions {
         }
         // Each process paces its own clients: the whole run's rate, split as the clients are.
         double myRate = rate * mine / clients;
-        int threads = workers != null ? workers : Math.min(mine, 512);
-        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threads).warmup(warmup).prime(prime(), primeUntil())
+        int threadCount = workers != null ? workers : Math.min(mine, 512);
+        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threadCount).threads(threadKind(mine))
+                .warmup(warmup).prime(prime(), primeUntil())
                 .ramp(ramp)
                 .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed() + share.index());
         return (iterations > 0 ? plan.iterations(iterations) : plan.duration(duration)).build();

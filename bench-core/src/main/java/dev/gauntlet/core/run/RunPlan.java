@@ -12,6 +12,7 @@ import java.util.Set;
  *
  * @param roles        the kinds of clients, each with its count and pacing (at least one)
  * @param workers      threads that execute operations; waiting clients hold none
+ * @param threads      what those threads are: OS threads or virtual ones
  * @param duration     measured time after warm-up; null when the run is bounded by {@code iterations}
  * @param iterations   operations per client (warm-up included); 0 when bounded by {@code duration}
  * @param warmup       time at the start whose operations are excluded from results
@@ -27,7 +28,7 @@ import java.util.Set;
  *                     of {@code duration} (or until the iterations are done)
  * @param disruptions  what happens to the system under test, and when
  */
-public record RunPlan(List<Role> roles, int workers, Duration duration, long iterations, Duration warmup,
+public record RunPlan(List<Role> roles, int workers, ThreadKind threads, Duration duration, long iterations, Duration warmup,
                       Duration prime, Condition primeUntil, Duration ramp, Duration reportEvery, int maxAttempts, long seed,
                       List<PhasePlan> phases, List<DisruptionPlan> disruptions) {
 
@@ -44,6 +45,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
             require(names.add(r.name()), "two roles are called " + r.name());
         }
         require(workers >= 1, "workers must be at least 1 (got " + workers + ")");
+        require(threads != null, "say what the workers are (ThreadKind)");
         require(duration == null || !duration.isNegative() && !duration.isZero(), "duration must be positive");
         require(iterations >= 0, "iterations must not be negative");
         require(duration != null || iterations > 0, "give a duration or an iteration count");
@@ -135,6 +137,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
         Builder b = new Builder();
         b.roles.addAll(roles);
         b.workers = workers;
+        b.threads = threads;
         b.duration = duration;
         b.iterations = iterations;
         b.warmup = warmup;
@@ -188,6 +191,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
     public static final class Builder {
         private final List<Role> roles = new ArrayList<>();
         private Integer workers;
+        private ThreadKind threads = ThreadKind.PLATFORM;
         private Duration duration = Duration.ofSeconds(60);
         private long iterations;
         private Duration warmup = Duration.ZERO;
@@ -246,6 +250,12 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
             return this;
         }
 
+        /** What the workers are (default: {@link ThreadKind#PLATFORM}, OS threads). */
+        public Builder threads(ThreadKind kind) {
+            threads = kind;
+            return this;
+        }
+
         /** Measured time after the warm-up; clears an iteration bound. */
         public Builder duration(Duration measured) {
             duration = measured;
@@ -301,7 +311,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
 
         public RunPlan build() {
             int clients = roles.stream().mapToInt(Role::clients).sum();
-            int threads = workers != null ? workers : Math.max(1, Math.min(clients, DEFAULT_MAX_WORKERS));
+            int workerCount = workers != null ? workers : Math.max(1, Math.min(clients, DEFAULT_MAX_WORKERS));
             Duration measured = duration;
             Duration warm = warmup;
             if (!phases.isEmpty() && phases.stream().allMatch(p -> p.length() != null)) {
@@ -310,7 +320,7 @@ public record RunPlan(List<Role> roles, int workers, Duration duration, long ite
                         .reduce(Duration.ZERO, Duration::plus);
                 warm = Duration.ZERO;
             }
-            return new RunPlan(roles, threads, iterations > 0 ? null : measured, iterations, warm, prime, primeUntil, ramp, reportEvery,
+            return new RunPlan(roles, workerCount, threads, iterations > 0 ? null : measured, iterations, warm, prime, primeUntil, ramp, reportEvery,
                     maxAttempts, seed, phases, disruptions);
         }
     }

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * The run's worker threads, daemons each with its own stripe (its slot in the latency recorders); when the run ends,
+ * The run's worker threads (OS or virtual, {@link ThreadKind}), daemons each with its own stripe (its slot in the latency recorders); when the run ends,
  * joined within the drain, and the ones still busy then counted.
  */
 final class WorkerThreads {
@@ -17,12 +17,11 @@ final class WorkerThreads {
 
     private final List<Thread> threads = new ArrayList<>();
 
-    /** Starts {@code count} workers, each running {@code work} with its stripe. */
-    WorkerThreads(int count, IntConsumer work) {
+    /** Starts {@code count} workers of {@code kind}, each running {@code work} with its stripe. */
+    WorkerThreads(int count, ThreadKind kind, IntConsumer work) {
         for (int i = 0; i < count; i++) {
             int stripe = i;
-            Thread t = new Thread(() -> work.accept(stripe), "gauntlet-worker-" + i);
-            t.setDaemon(true);
+            Thread t = kind.newThread("gauntlet-worker-" + i, () -> work.accept(stripe));
             threads.add(t);
             t.start();
         }
