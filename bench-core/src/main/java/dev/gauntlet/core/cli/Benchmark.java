@@ -3,6 +3,7 @@ package dev.gauntlet.core.cli;
 import dev.gauntlet.core.history.ResultStore;
 import dev.gauntlet.core.history.ResultStoreException;
 import dev.gauntlet.core.metrics.IntervalLog;
+import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.report.Dashboard;
 import dev.gauntlet.core.report.ChartFonts;
 import dev.gauntlet.core.report.RunReport;
@@ -49,6 +50,8 @@ public final class Benchmark {
     /** Whether a program's default job runs it, with the program's own arguments. */
     private boolean defaultJob;
     private ResultOptions keeping = new ResultOptions();
+    /** The objectives each run is judged by ({@code --slo}). */
+    private List<Objective> objectives = List.of();
 
     /**
      * @param tool     the program, e.g. {@code bench-tpcc}
@@ -96,6 +99,12 @@ public final class Benchmark {
         return this;
     }
 
+    /** Judges each run by these objectives ({@code --slo}): an objective naming an unknown operation is refused. */
+    public Benchmark judging(List<Objective> these) {
+        this.objectives = List.copyOf(these);
+        return this;
+    }
+
     public String commandLine() {
         return tool + " " + Redaction.arguments(args).stream()
                 .map(a -> a.isEmpty() || a.matches(".*[\\s'\"$&;|<>*?].*") ? "'" + a.replace("'", "'\\''") + "'" : a)
@@ -104,6 +113,11 @@ public final class Benchmark {
 
     public <S> RunResult run(RunSpec<S> spec) {
         RunPlan plan = spec.plan();
+        try {
+            Objective.checkNames(objectives, spec.workload().operationNames(), spec.workload().observedLatencies());
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--slo " + e.getMessage());
+        }
         Path outDir = spec.outDir() != null ? spec.outDir() : OutputDirectory.defaultFor(workload, null);
         java.util.Map<String, String> labels = keeping.labels();
         // The store is opened (its table made) before the run, so a wrong URL costs seconds, not the run.
@@ -141,7 +155,9 @@ public final class Benchmark {
                     .fullTimeline(new FullTimeline(TimelineFile.NAME, timeline.count())).build();
             ResultFile.write(measured, dir.resolve(ResultFile.NAME));
             java.nio.file.Files.deleteIfExists(dir.resolve(RecoveredRun.STARTED));
-            RunResult result = spec.finish().apply(measured, Timeline.of(measured, dir));
+            RunResult finished = spec.finish().apply(measured, Timeline.of(measured, dir));
+            RunResult result = finished.toBuilder().objectives(objectives.stream().map(o -> o.judge(finished)).toList())
+                    .build();
             ResultFile.write(result, dir.resolve(ResultFile.NAME));
             RunReport.write(result, dir);
             boolean dashboard = !result.intervals().isEmpty();
@@ -238,7 +254,7 @@ public final class Benchmark {
             }
         }
         b.append(p.duration() != null ? DurationConverter.format(p.duration()) : p.iterations() + " operations per client");
-        if (p.threads() == dev.gauntlet.core.run.ThreadKind.VIRTUAL) {
+        if (p.threads().resolve(p.clients()) == dev.gauntlet.core.run.ThreadKind.VIRTUAL) {
             b.append(", on virtual threads");
         }
         if (!p.warmup().isZero()) {
@@ -286,7 +302,7 @@ public final class Benchmark {
                     + (r.openLoop() ? " at " + r.rate() + " ops/s" : " closed loop")).collect(Collectors.joining("; ")));
         }
         parameters.put("workers", p.workers());
-        parameters.put("threads", p.threads().label());
+        parameters.put("threads", p.threads().resolve(p.clients()).label());
         parameters.put("loop", p.openLoop() ? "open" : "closed");
         if (p.openLoop()) {
             parameters.put("rate", p.rate());

@@ -14,6 +14,19 @@ public final class ExitCode {
      * exception): a bug to report, with the stack trace {@code --verbose} prints.
      */
     public static final int INTERNAL = 3;
+    /**
+     * The run went through and its checks passed, but it missed an objective it was given ({@code --slo}): what a CI
+     * job gates on. A failed check is {@link #FAILED} whatever the objectives say.
+     */
+    public static final int OBJECTIVE_MISSED = 4;
+
+    /** A run's exit code: {@link #FAILED} when a check failed, else {@link #OBJECTIVE_MISSED} when it missed one. */
+    public static int of(dev.gauntlet.core.result.RunResult r) {
+        if (r.checkStatus() == dev.gauntlet.core.result.Check.Status.FAIL) {
+            return FAILED;
+        }
+        return r.missedAnObjective() ? OBJECTIVE_MISSED : OK;
+    }
 
     private ExitCode() {
     }

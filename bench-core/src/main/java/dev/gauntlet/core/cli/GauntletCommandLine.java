@@ -7,7 +7,8 @@ import picocli.CommandLine;
 /**
  * The command-line entry every workload uses: adds the shared {@code report} subcommands and turns every
  * failure into one line and an exit code (0 ok, 1 the run or a check failed, 2 bad usage or input, 3 an internal
- * error: whatever else was thrown, {@code Error}s included). Stack traces only with {@code --verbose}.
+ * error: whatever else was thrown, {@code Error}s included; 4 a run, or a merge, that missed an objective of its
+ * {@code --slo}). Stack traces only with {@code --verbose}.
  */
 public final class GauntletCommandLine {
 

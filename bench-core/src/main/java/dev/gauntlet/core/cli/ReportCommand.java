@@ -352,7 +352,11 @@ public final class ReportCommand implements Callable<Integer> {
                     + " driver processes) into " + target + ": " + String.join(", ", files.names()) + ", "
                     + Dashboard.FILE);
             ChartFonts.missing().ifPresent(why -> print(spec, why));
-            return ExitCode.OK;
+            for (dev.gauntlet.core.result.ObjectiveOutcome o : merged.objectives()) {
+                print(spec, String.format(java.util.Locale.ROOT, "  %-6s %s: %s", o.verdict(), o.objective(),
+                        o.value()));
+            }
+            return merged.missedAnObjective() ? ExitCode.OBJECTIVE_MISSED : ExitCode.OK;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.gauntlet.core.cli;
 
+import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.CompilerSettled;
 import dev.gauntlet.core.run.Condition;
@@ -131,6 +132,15 @@ public final class RunOptions {
                     + "--report-every. 0 takes a free port (printed). Default: none.")
     Integer prometheusPort;
 
+    @Option(names = "--slo", paramLabel = "OBJECTIVE",
+            description = {"An objective the run is judged by (repeatable): " + Objective.SYNTAX + ". Latencies are "
+                    + "from each operation's intended start, read from the histograms (merged runs on the merged "
+                    + "ones); errors is the share of due operations that failed or were never issued. Quote it: "
+                    + "--slo 'p99(newOrder) <= 50ms' --slo 'errors <= 0.1%'.",
+                    "The summary, result.json (objectives) and report.md give each one's measured value, MET or "
+                            + "MISSED. Exit status 4 when the run missed one (1 still wins: a failed check or run)."})
+    java.util.List<String> slo = new java.util.ArrayList<>();
+
     @picocli.CommandLine.Mixin
     ResultOptions results = new ResultOptions();
 
@@ -148,6 +158,15 @@ public final class RunOptions {
     private static final String AUTO = "auto";
     /** The least {@code --prime auto} lasts before it asks the compilers. */
     private static final Duration AUTO_PRIME_AT_LEAST = Duration.ofSeconds(2);
+
+    /** The objectives of {@code --slo}, each refused in one line if it is not one. */
+    public java.util.List<Objective> objectives() {
+        try {
+            return Objective.parseAll(slo);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--slo " + e.getMessage());
+        }
+    }
 
     /** {@code --label} and {@code --store}: what the result is called and where else it is kept. */
     public ResultOptions results() {
@@ -199,10 +218,10 @@ public final class RunOptions {
         }
     }
 
-    /** What the workers of this process's {@code clients} are, from {@code --threads}. */
-    public ThreadKind threadKind(int clients) {
+    /** What the workers are, from {@code --threads} ({@link ThreadKind#AUTO} chooses when the run starts). */
+    public ThreadKind threadKind() {
         try {
-            return ThreadKind.parse(threads, clients);
+            return ThreadKind.parse(threads);
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--threads: " + e.getMessage());
         }
@@ -476,7 +495,7 @@ public final class RunOptions {
         // Each process paces its own clients: the whole run's rate, split as the clients are.
         double myRate = rate * mine / clients;
         int threadCount = workers != null ? workers : Math.min(mine, 512);
-        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threadCount).threads(threadKind(mine))
+        RunPlan.Builder plan = RunPlan.builder().clients(mine, myRate).workers(threadCount).threads(threadKind())
                 .warmup(warmup).prime(prime(), primeUntil())
                 .ramp(ramp)
                 .reportEvery(reportEvery).maxAttempts(maxAttempts).seed(seed() + share.index());

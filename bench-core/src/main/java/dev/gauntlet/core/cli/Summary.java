@@ -4,9 +4,11 @@ import dev.gauntlet.core.report.Transient;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ErrorCount;
 import dev.gauntlet.core.result.LatencySummary;
+import dev.gauntlet.core.result.ObjectiveOutcome;
 import dev.gauntlet.core.result.OperationResult;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.Saturation;
+import dev.gauntlet.core.result.WorkerShare;
 import java.util.Locale;
 import java.util.Map;
 
@@ -67,6 +69,16 @@ public final class Summary {
             for (ErrorCount e : r.errors()) {
                 b.append(String.format(Locale.ROOT, "  %-18s %-6s %8d  %s%n", e.errorClass(), e.sqlState(), e.count(),
                         e.example()));
+            }
+        }
+        if (!r.objectives().isEmpty()) {
+            b.append("Objectives: ").append(r.missedAnObjective() ? "MISSED" : "MET");
+            if (!WorkerShare.of(r).whole()) {
+                b.append(" (this driver's part alone: 'report merge' judges the whole run)");
+            }
+            b.append('\n');
+            for (ObjectiveOutcome o : r.objectives()) {
+                b.append(String.format(Locale.ROOT, "  %-6s %s: %s%n", o.verdict(), o.objective(), o.value()));
             }
         }
         Check.Status status = r.checkStatus();

@@ -39,9 +39,9 @@ public final class ExperimentRunner {
     /** What an experiment produced: the runs of each cell, the comparison, and what failed. */
     public record Outcome(List<RunGroup> cells, List<String> failures, String markdown, Path comparison) {
 
-        public boolean anyCheckFailed() {
-            return cells.stream().flatMap(g -> g.results().stream())
-                    .anyMatch(r -> r.checkStatus() == dev.gauntlet.core.result.Check.Status.FAIL);
+        /** Every run of every cell. */
+        public java.util.stream.Stream<RunResult> results() {
+            return cells.stream().flatMap(g -> g.results().stream());
         }
     }
 

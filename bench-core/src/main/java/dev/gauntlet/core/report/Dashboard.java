@@ -1,6 +1,7 @@
 package dev.gauntlet.core.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gauntlet.core.result.ObjectiveOutcome;
 import dev.gauntlet.core.result.AtomicFiles;
 import dev.gauntlet.core.result.DisruptionRecord;
 import dev.gauntlet.core.result.Environment;
@@ -159,7 +160,20 @@ public final class Dashboard {
         if (!run.disruptions().isEmpty()) {
             headline("disruptions", run.disruptions().size() + verdicts(run));
         }
+        if (!run.objectives().isEmpty()) {
+            long met = run.objectives().stream().filter(ObjectiveOutcome::met).count();
+            headline("objectives", (run.missedAnObjective() ? "MISSED " : "MET ") + met + " of "
+                    + run.objectives().size());
+        }
         html.append("</div>\n");
+        if (!run.objectives().isEmpty()) {
+            html.append("<ul class=\"objectives\">\n");
+            for (ObjectiveOutcome o : run.objectives()) {
+                html.append("<li>").append(HtmlTable.escape(o.verdict() + " " + o.objective() + ": " + o.value()))
+                        .append("</li>\n");
+            }
+            html.append("</ul>\n");
+        }
         if (run.command() != null && !run.command().isBlank()) {
             html.append("<details><summary>Command</summary><pre>").append(HtmlTable.escape(Redaction.url(run.command())))
                     .append("</pre></details>\n");

@@ -22,12 +22,6 @@ final class Histograms {
 
     /** The sum of the encoded histograms; null entries are skipped. */
     static Histogram sum(Collection<String> encoded) {
-        Histogram total = empty();
-        for (String e : encoded) {
-            if (e != null) {
-                total.add(HistogramCodec.decode(e));
-            }
-        }
-        return total;
+        return HistogramCodec.sum(encoded);
     }
 }

@@ -1,5 +1,7 @@
 package dev.gauntlet.core.report;
 
+import dev.gauntlet.core.objective.Objective;
+import dev.gauntlet.core.result.ObjectiveOutcome;
 import dev.gauntlet.core.result.ResultFormatException;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.DisruptionRecord;
@@ -82,6 +84,8 @@ import org.HdrHistogram.Histogram;
  *   <li>With the inputs' timeline files, the merged timeline has every reporting interval: written beside the
  *       merged result, which keeps it downsampled as a run does.</li>
  *   <li>Checks with the same name are merged, worst first: FAIL if any input failed, else PASS if any passed.</li>
+ *   <li>Objectives ({@code --slo}) are judged again on the merged result: the merged histograms, rates and
+ *       metrics.</li>
  *   <li>Parameters, tool and command come from the first input; {@value #MERGED_FROM} counts the processes merged
  *       (nested merges add up), and {@value #DIFFERING_PARAMETERS} names parameters whose values differed.</li>
  * </ul>
@@ -153,7 +157,21 @@ public final class ResultMerge {
         if (rule != null) {
             result = RecoveryAnalysis.apply(result, timeline, rule);
         }
-        return result.toBuilder().parameters(parameters(runs, result.metrics().keySet(), inputs.share())).build();
+        result = result.toBuilder().parameters(parameters(runs, result.metrics().keySet(), inputs.share())).build();
+        RunResult whole = result;
+        return result.toBuilder().objectives(objectives(first).stream().map(o -> o.judge(whole)).toList()).build();
+    }
+
+    /**
+     * The objectives the drivers were given ({@code --slo}, the same on each), judged again on the merged result: a
+     * percentile of the whole run is read from the merged histograms, never from the drivers' own verdicts.
+     */
+    private static List<Objective> objectives(RunResult first) {
+        try {
+            return Objective.parseAll(first.objectives().stream().map(ObjectiveOutcome::objective).toList());
+        } catch (IllegalArgumentException e) {
+            throw new ResultFormatException("an objective in the results is not one: " + e.getMessage());
+        }
     }
 
     /**

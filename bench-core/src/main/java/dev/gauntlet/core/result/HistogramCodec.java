@@ -17,6 +17,21 @@ public final class HistogramCodec {
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
     }
 
+    /**
+     * The sum of encoded histograms (null entries skipped): percentiles of several operations or processes are read
+     * from it, never averaged. It auto-resizes, so inputs recorded with different ranges add without overflow, and
+     * keeps the 3 significant digits every Gauntlet histogram is recorded with.
+     */
+    public static Histogram sum(java.util.Collection<String> encoded) {
+        Histogram total = new Histogram(3);
+        for (String e : encoded) {
+            if (e != null) {
+                total.add(decode(e));
+            }
+        }
+        return total;
+    }
+
     public static Histogram decode(String base64) {
         try {
             byte[] bytes = Base64.getDecoder().decode(base64);

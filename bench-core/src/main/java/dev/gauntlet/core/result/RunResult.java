@@ -58,7 +58,8 @@ public record RunResult(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RoleResult> roles,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DisruptionRecord> disruptions,
         RecoveryRule recoveryRule,
-        FullTimeline fullTimeline) {
+        FullTimeline fullTimeline,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ObjectiveOutcome> objectives) {
 
     public static final int SCHEMA_VERSION = 2;
 
@@ -83,6 +84,12 @@ public record RunResult(
         gauges = gauges == null ? Map.of() : ordered(gauges);
         roles = roles == null ? List.of() : List.copyOf(roles);
         disruptions = disruptions == null ? List.of() : List.copyOf(disruptions);
+        objectives = objectives == null ? List.of() : List.copyOf(objectives);
+    }
+
+    /** Whether the run was given objectives and missed any. */
+    public boolean missedAnObjective() {
+        return objectives.stream().anyMatch(o -> !o.met());
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {
@@ -217,6 +224,7 @@ public record RunResult(
         b.disruptions = disruptions;
         b.recoveryRule = recoveryRule;
         b.fullTimeline = fullTimeline;
+        b.objectives = objectives;
         return b;
     }
 
@@ -250,6 +258,7 @@ public record RunResult(
         private List<DisruptionRecord> disruptions = List.of();
         private RecoveryRule recoveryRule;
         private FullTimeline fullTimeline;
+        private List<ObjectiveOutcome> objectives = List.of();
 
         private Builder() {
         }
@@ -387,6 +396,12 @@ public record RunResult(
         }
 
         /** Where every reporting interval is when {@code intervals} keeps them downsampled (null: nowhere else). */
+        /** How the run stood against its objectives ({@code --slo}). */
+        public Builder objectives(List<ObjectiveOutcome> objectives) {
+            this.objectives = objectives;
+            return this;
+        }
+
         public Builder fullTimeline(FullTimeline fullTimeline) {
             this.fullTimeline = fullTimeline;
             return this;
@@ -403,7 +418,7 @@ public record RunResult(
             return new RunResult(schemaVersion, runId, tool, workload, variant, command, labels, startedAt, endedAt,
                     measuredSeconds, clients, environment, parameters, operations, metrics, metricInfo, intervals,
                     phases, errors, checks, mergedRunIds, observations, gauges, roles, disruptions, recoveryRule,
-                    fullTimeline);
+                    fullTimeline, objectives);
         }
     }
 }

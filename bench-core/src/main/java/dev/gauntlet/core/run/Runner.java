@@ -102,7 +102,8 @@ public final class Runner<S> {
         roster.start();
         PhaseTimeline phases = new PhaseTimeline(timeline, clock, roster.roles, stop);
         phases.scheduleRetirements();
-        WorkerThreads workers = new WorkerThreads(Math.min(plan.workers(), plan.clients()), plan.threads(), this::work);
+        WorkerThreads workers = new WorkerThreads(Math.min(plan.workers(), plan.clients()),
+                plan.threads().resolve(plan.clients()), this::work);
 
         IntervalAccounts accounts = new IntervalAccounts(stats, gauges, probes, probesAtStart, roster.counts(),
                 listener, intervalLog, clock, startMillis, timeline, stop::fail);

@@ -12,13 +12,16 @@ import java.util.Locale;
  * blocked on a socket read holds no OS thread: the JDK's poller wakes it on a carrier, and the carriers are as many as
  * the cores, as pgbench's {@code -j} threads multiplex their connections. With an OS thread a client, 32 clients are 32
  * threads beside the server's 32 backends on two cores: select-only, 32 clients, TLS, Java 25, bench-script ran
- * 23,000 tps on OS threads and 38,000 on virtual ones, pgbench 38,000 (reports/bench-script.md, "Virtual threads").
+ * 20,998 tps on OS threads and 35,311 on virtual ones, pgbench 31,549 (medians of three rounds;
+ * reports/bench-script.md, "Virtual threads").
  * With few clients a core the OS threads cost less: a virtual thread's wait goes through the poller.
  *
  * <p>Not for operations that block inside native code (RocksDB's JNI calls): a virtual thread in a native frame
  * holds its carrier, so a few such waits stall every client. Those runs keep {@link #PLATFORM}, the builder's default.
  */
 public enum ThreadKind {
+    /** Chosen when the run starts, from its clients: {@link #resolve(int)}. */
+    AUTO,
     /** One OS thread a worker. */
     PLATFORM,
     /** One virtual thread a worker, scheduled on as many carrier threads as cores (Java 21+). */
@@ -64,26 +67,43 @@ public enum ThreadKind {
     public static final int CLIENTS_PER_CORE_FOR_VIRTUAL = 4;
 
     /**
-     * The kind a run of {@code clients} gets when the user does not choose: virtual threads where the JVM has them and
-     * there are more than {@value #CLIENTS_PER_CORE_FOR_VIRTUAL} clients a core. Measured on two cores shared with the
-     * server (reports/bench-script.md, "Virtual threads"): at 4 clients a core an OS thread a client costs less a
-     * transaction (a virtual thread's wait goes through the JDK's poller: ~5 us more a round trip); at 8 and 16 a core
-     * the OS threads' share of the CPU costs the server more than that.
+     * What this kind is for a run of {@code clients}: {@link #AUTO} is virtual threads where the JVM has them and
+     * there are more than {@value #CLIENTS_PER_CORE_FOR_VIRTUAL} clients a core, else OS threads; the others are
+     * themselves. Measured on two cores shared with the server (reports/bench-script.md, "Virtual threads"): at 4
+     * clients a core an OS thread a client costs less a transaction (a virtual thread's wait goes through the JDK's
+     * poller); at 8 and 16 a core the OS threads' share of the CPU costs the server more than that.
      */
-    public static ThreadKind auto(int clients) {
+    public ThreadKind resolve(int clients) {
+        if (this != AUTO) {
+            return this;
+        }
         return virtualAvailable() && clients > CLIENTS_PER_CORE_FOR_VIRTUAL * Runtime.getRuntime().availableProcessors()
                 ? VIRTUAL : PLATFORM;
     }
 
     /**
-     * {@code auto}, {@code platform} or {@code virtual} (any case) as the user typed it, for a run of {@code clients}:
-     * auto is {@link #auto(int)}; virtual on a JVM without them is refused with the Java version named.
+     * A note for a run of {@code clients} that {@link #AUTO} would put on virtual threads on Java 21+ but this Java has
+     * none: many clients a core on as many OS threads take the CPU from a server on the same cores. Empty otherwise.
      */
-    public static ThreadKind parse(String text, int clients) {
+    public java.util.Optional<String> note(int clients) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (this != AUTO || virtualAvailable() || clients <= CLIENTS_PER_CORE_FOR_VIRTUAL * cores) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(Locale.ROOT, "note: %d clients on %d cores run on as many OS "
+                + "threads on Java %d; on Java 21+ they would run on virtual threads, which leave a server on the same "
+                + "cores more of them (--threads)", clients, cores, Runtime.version().feature()));
+    }
+
+    /**
+     * {@code auto}, {@code platform} or {@code virtual} (any case) as the user typed it; virtual on a JVM without
+     * them is refused with the Java version named.
+     */
+    public static ThreadKind parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         switch (t) {
             case "auto":
-                return auto(clients);
+                return AUTO;
             case "platform":
                 return PLATFORM;
             case "virtual":
@@ -97,8 +117,14 @@ public enum ThreadKind {
         }
     }
 
-    /** A new, unstarted worker thread of this kind; a platform one is a daemon, as virtual ones always are. */
+    /**
+     * A new, unstarted worker thread of this kind (resolved: not {@link #AUTO}); a platform one is a daemon, as
+     * virtual ones always are.
+     */
     Thread newThread(String name, Runnable work) {
+        if (this == AUTO) {
+            throw new IllegalStateException("resolve AUTO for the run's clients first");
+        }
         if (this == PLATFORM) {
             Thread t = new Thread(work, name);
             t.setDaemon(true);

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * The run's worker threads (OS or virtual, {@link ThreadKind}), daemons each with its own stripe (its slot in the latency recorders); when the run ends,
+ * The run's worker threads (OS or virtual, {@link ThreadKind}), daemons each with its own stripe (its slot in the
+ * latency recorders); when the run ends,
  * joined within the drain, and the ones still busy then counted.
  */
 final class WorkerThreads {

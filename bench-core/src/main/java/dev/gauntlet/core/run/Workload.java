@@ -29,6 +29,14 @@ public interface Workload<S> {
         return client(client.index(), client.roleClients(), random);
     }
 
+    /**
+     * The latencies the operations observe besides their own (a queue's {@code endToEnd}), by the names they record
+     * them under: objectives ({@code --slo 'p99(endToEnd) <= 100ms'}) may name them. Default: none.
+     */
+    default List<String> observedLatencies() {
+        return List.of();
+    }
+
     /** Where each operation's end is told as it happens ({@link OperationLog}), or null (the default): none. */
     default OperationLog operationLog() {
         return null;

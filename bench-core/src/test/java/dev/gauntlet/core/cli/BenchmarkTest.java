@@ -113,6 +113,46 @@ class BenchmarkTest {
         }
     }
 
+    /** A deliberately slow operation misses its objective: the verdict everywhere a user reads it, and exit 4. */
+    @Test
+    void aRunThatMissesAnObjectiveSaysSoEverywhereAndExitsFour() throws Exception {
+        Path out = tmp.resolve("slo");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        // Each operation sleeps 1 ms: no p99 of 0.5 ms; a p50 of 10 s is met.
+        RunResult r = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(printed, true))
+                .judging(dev.gauntlet.core.objective.Objective.parseAll(List.of("p50 <= 10s", "p99(op) <= 0.5ms")))
+                .run(spec(out, x -> x));
+        assertEquals(List.of(true, false), r.objectives().stream().map(o -> o.met()).toList());
+        assertTrue(r.objectives().get(1).measured() >= 1.0, "the sleep is in it: " + r.objectives().get(1).value());
+        assertEquals(ExitCode.OBJECTIVE_MISSED, ExitCode.of(r));
+        String summary = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(summary.contains("\nObjectives: MISSED\n  MET    p50 <= 10s: "), summary);
+        assertTrue(summary.contains("\n  MISSED p99(op) <= 0.5ms: "), summary);
+        assertEquals(r.objectives(), ResultFile.read(out).objectives(), "result.json holds them");
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## Objectives\n\n| Objective "), report);
+        assertTrue(report.matches("(?s).*\\| `p99\\(op\\) <= 0\\.5ms` \\| 1\\.\\d+ ms \\| MISSED +\\|.*"), report);
+        String dashboard = Files.readString(out.resolve(dev.gauntlet.core.report.Dashboard.FILE));
+        assertTrue(dashboard.contains("<li>MISSED p99(op) &lt;= 0.5ms: "), "the dashboard lists them");
+        // Met: exit 0; and a failed check outranks a missed objective.
+        RunResult met = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
+                .judging(dev.gauntlet.core.objective.Objective.parseAll(List.of("p99 <= 10s", "ops/s > 0")))
+                .run(spec(tmp.resolve("met"), x -> x));
+        assertEquals(ExitCode.OK, ExitCode.of(met));
+        assertEquals(ExitCode.FAILED, ExitCode.of(r.toBuilder().checks(List.of(
+                dev.gauntlet.core.result.Check.fail("balance", "off by one"))).build()));
+    }
+
+    @Test
+    void anObjectiveNamingAnUnknownOperationIsRefusedBeforeTheRun() {
+        Path out = tmp.resolve("typo");
+        Benchmark b = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
+                .judging(dev.gauntlet.core.objective.Objective.parseAll(List.of("p99(Op) <= 5ms")));
+        BadInputException e = assertThrows(BadInputException.class, () -> b.run(spec(out, x -> x)));
+        assertEquals("--slo 'p99(Op) <= 5ms': no operation 'Op' (this workload's: op)", e.getMessage());
+        assertTrue(!Files.exists(out), "nothing written");
+    }
+
     @Test
     void theIntervalLogMarksTheEndOfTheWarmup() throws Exception {
         Path out = tmp.resolve("run");

@@ -168,6 +168,37 @@ class ResultMergeTest {
         }
     }
 
+    /**
+     * Objectives are judged again on the merged histograms: each driver's verdict, and any average of the drivers'
+     * percentiles, can differ from the whole run's.
+     */
+    @Test
+    void objectivesAreJudgedOnTheMergedHistogramsNotOnTheDriversVerdicts() {
+        Samples s = new Samples(20261207L, 20_000);
+        List<dev.gauntlet.core.objective.Objective> objectives = dev.gauntlet.core.objective.Objective.parseAll(
+                List.of("p99 <= 2s", "p50(payment) <= 30ms", "errors <= 1%", "tpmC >= 600"));
+        List<RunResult> processes = new ArrayList<>();
+        for (RunResult p : s.processes()) {
+            processes.add(p.toBuilder().objectives(objectives.stream().map(o -> o.judge(p)).toList()).build());
+        }
+        RunResult merged = ResultMerge.merge(processes);
+        Histogram all = RunFixture.histogram();
+        s.total.values().forEach(all::add);
+        List<dev.gauntlet.core.result.ObjectiveOutcome> judged = merged.objectives();
+        assertEquals(List.of("p99 <= 2s", "p50(payment) <= 30ms", "errors <= 1%", "tpmC >= 600"),
+                judged.stream().map(dev.gauntlet.core.result.ObjectiveOutcome::objective).toList());
+        assertEquals(all.getValueAtPercentile(99) / 1e6, judged.get(0).measured(), 1e-9, "p99 of every sample");
+        assertEquals(s.total.get("payment").getValueAtPercentile(50) / 1e6, judged.get(1).measured(), 1e-9);
+        assertEquals(all.getValueAtPercentile(99) <= 2e9, judged.get(0).met());
+        // tpmC adds up over the drivers (100 + 200 + 300): no driver alone met it, the run does.
+        assertEquals(600.0, judged.get(3).measured(), 1e-9);
+        assertTrue(judged.get(3).met());
+        assertTrue(processes.stream().noneMatch(p -> p.objectives().get(3).met()), "no driver alone has 600");
+        long errors = merged.operations().stream().mapToLong(o -> o.errors()).sum();
+        long due = merged.operations().stream().mapToLong(o -> o.attempted()).sum();
+        assertEquals((double) errors / due, judged.get(2).measured(), 1e-12);
+    }
+
     @Test
     void sumsCountsAndKeepsOnlyAdditiveMetrics() {
         RunResult merged = ResultMerge.merge(new Samples(7L, 3_000).processes());

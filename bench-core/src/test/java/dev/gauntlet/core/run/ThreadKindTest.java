@@ -66,10 +66,15 @@ class ThreadKindTest {
     @Test
     void autoIsVirtualWhereTheJvmHasThemForMoreThanFourClientsACoreAndTheBuilderKeepsPlatform() {
         int cores = Runtime.getRuntime().availableProcessors();
-        assertEquals(ThreadKind.PLATFORM, ThreadKind.parse("auto", 4 * cores), "4 clients a core: OS threads");
-        assertEquals(JAVA_21 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, ThreadKind.parse("auto", 4 * cores + 1));
+        assertEquals(ThreadKind.AUTO, ThreadKind.parse("auto"));
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.AUTO.resolve(4 * cores), "4 clients a core: OS threads");
+        assertEquals(JAVA_21 ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, ThreadKind.AUTO.resolve(4 * cores + 1));
         assertEquals(JAVA_21, ThreadKind.virtualAvailable());
-        assertEquals(ThreadKind.PLATFORM, ThreadKind.parse("Platform", 1000));
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.parse("Platform").resolve(1000));
+        // On Java 17 a run that would be virtual on 21+ is told so; on 21+, and with few clients, nothing is said.
+        assertEquals(!JAVA_21, ThreadKind.AUTO.note(4 * cores + 1).isPresent());
+        assertEquals(false, ThreadKind.AUTO.note(4 * cores).isPresent());
+        assertEquals(false, ThreadKind.PLATFORM.note(1000).isPresent(), "a kind the user chose");
         // A plan built without saying (RocksDB's fill: native calls would hold the carriers) stays on OS threads.
         assertEquals(ThreadKind.PLATFORM, RunPlan.closedLoop(2, Duration.ofSeconds(1)).threads());
         assertEquals(ThreadKind.VIRTUAL, RunPlan.closedLoop(2, Duration.ofSeconds(1)).toBuilder()
@@ -79,13 +84,13 @@ class ThreadKindTest {
     @Test
     void virtualIsRefusedWhereTheJvmHasNoneAndATypoAlways() {
         if (JAVA_21) {
-            assertEquals(ThreadKind.VIRTUAL, ThreadKind.parse("virtual", 1));
+            assertEquals(ThreadKind.VIRTUAL, ThreadKind.parse("virtual"));
         } else {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ThreadKind.parse("virtual", 1));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ThreadKind.parse("virtual"));
             assertEquals("virtual threads need Java 21 or later (this is Java " + Runtime.version()
                     + "); use auto or platform", e.getMessage());
         }
-        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class, () -> ThreadKind.parse("green", 1));
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class, () -> ThreadKind.parse("green"));
         assertEquals("'green' is not auto, platform or virtual", typo.getMessage());
     }
 }

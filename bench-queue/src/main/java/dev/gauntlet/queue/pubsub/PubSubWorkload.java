@@ -72,6 +72,11 @@ public final class PubSubWorkload implements Workload<Connection> {
     public static final String WRITE = Publish.NAME;
 
     @Override
+    public List<String> observedLatencies() {
+        return List.of("endToEnd");
+    }
+
+    @Override
     public List<String> operationNames() {
         List<String> names = new ArrayList<>(List.of(Publish.NAME));
         for (int g = 0; g < groups; g++) {

@@ -40,6 +40,11 @@ public final class WorkQueueWorkload implements Workload<Connection> {
     }
 
     @Override
+    public List<String> observedLatencies() {
+        return List.of("endToEnd");
+    }
+
+    @Override
     public List<String> operationNames() {
         return List.of(WRITE, READ);
     }

@@ -1,5 +1,6 @@
 package dev.gauntlet.sql.adversity;
 
+import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.result.RecoveryRule;
 import dev.gauntlet.core.result.Durations;
 import dev.gauntlet.core.run.PhasePlan;
@@ -13,29 +14,31 @@ import java.util.Set;
 
 /**
  * A run through faults, as read from a plan file ({@link PlanFile}): phases with their disruptions, the standby the
- * embedded topology (or the cluster) gets, the cluster Gauntlet starts for it (null: none), and the rule for recovery. {@link #schedule} places every disruption on the run's timeline
+ * embedded topology (or the cluster) gets, the cluster Gauntlet starts for it (null: none), the rule for recovery, and
+ * the objectives the run is judged by ({@code slo:}, beside any {@code --slo}). {@link #schedule} places every disruption on the run's timeline
  * (random ones from the run's seed) and refuses faults that would overlap.
  */
 public record AdversityPlan(String name, String description, Standby standby, RecoveryRule recovery,
-                            List<PlanPhase> phases, ClusterSpec cluster) {
+                            List<PlanPhase> phases, ClusterSpec cluster, List<Objective> objectives) {
 
     public AdversityPlan {
         phases = List.copyOf(phases);
+        objectives = objectives == null ? List.of() : List.copyOf(objectives);
     }
 
     public AdversityPlan(String name, String description, Standby standby, RecoveryRule recovery,
                          List<PlanPhase> phases) {
-        this(name, description, standby, recovery, phases, null);
+        this(name, description, standby, recovery, phases, null, List.of());
     }
 
     /** This plan with another standby. */
     public AdversityPlan withStandby(Standby other) {
-        return new AdversityPlan(name, description, other, recovery, phases, cluster);
+        return new AdversityPlan(name, description, other, recovery, phases, cluster, objectives);
     }
 
     /** This plan run on a cluster Gauntlet starts (null: the embedded servers or a URL). */
     public AdversityPlan withCluster(ClusterSpec other) {
-        return new AdversityPlan(name, description, standby, recovery, phases, other);
+        return new AdversityPlan(name, description, standby, recovery, phases, other, objectives);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.gauntlet.core.result.RecoveryRule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.result.Durations;
 import dev.gauntlet.core.run.PhasePlan;
 import java.io.IOException;
@@ -53,7 +54,7 @@ import java.util.Set;
 public final class PlanFile {
 
     private static final Set<String> TOP = Set.of("name", "description", "standby", "cluster", "recovery",
-            "phases");
+            "phases", "slo");
     private static final Set<String> CLUSTER = Set.of("kind", "nodes", "route", "maximum-lag-on-failover");
     private static final Set<String> RECOVERY = Set.of("baseline", "operation", "window", "hold", "tolerance",
             "latency-factor");
@@ -152,7 +153,24 @@ public final class PlanFile {
         if (cluster != null && !root.hasNonNull("standby")) {
             standby = Standby.SYNC;
         }
-        return new AdversityPlan(name, description, standby, recovery, phases, cluster);
+        return new AdversityPlan(name, description, standby, recovery, phases, cluster, objectives(root.get("slo")));
+    }
+
+    /** {@code slo:} a list of objectives, as {@code --slo} takes them ({@code - p99(newOrder) <= 50ms}). */
+    private List<Objective> objectives(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray() || !java.util.stream.StreamSupport.stream(node.spliterator(), false)
+                .allMatch(JsonNode::isTextual)) {
+            throw fail("slo is a list of objectives, e.g. - p99(newOrder) <= 50ms");
+        }
+        try {
+            return Objective.parseAll(java.util.stream.StreamSupport.stream(node.spliterator(), false)
+                    .map(JsonNode::asText).toList());
+        } catch (IllegalArgumentException e) {
+            throw fail("slo: " + e.getMessage());
+        }
     }
 
     private ClusterSpec cluster(JsonNode node) {

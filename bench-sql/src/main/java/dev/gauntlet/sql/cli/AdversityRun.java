@@ -70,6 +70,11 @@ final class AdversityRun implements AutoCloseable {
         this.share = share;
     }
 
+    /** The objectives the plan judges its run by ({@code slo:}). */
+    List<dev.gauntlet.core.objective.Objective> objectives() {
+        return plan.objectives();
+    }
+
     /**
      * Reads and checks the plan of {@code --plan} (its standby replaced by {@code --standby} if given): its own form,
      * its schedule for the run's seed, and whether the target can take every disruption, from this process's

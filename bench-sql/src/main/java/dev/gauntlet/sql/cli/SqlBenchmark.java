@@ -124,6 +124,8 @@ public final class SqlBenchmark<P> {
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
     private RunSearch<P> search;
+    /** The run's objectives ({@code --slo}), parsed before anything connects. */
+    private List<dev.gauntlet.core.objective.Objective> objectives = List.of();
     private ServerCpu serverCpu;
     private Function<PrintStream, RunListener> progress = ProgressPrinter::new;
     private BiFunction<P, List<RunGroup>, String> experimentSummary = (p, cells) -> "";
@@ -287,6 +289,7 @@ public final class SqlBenchmark<P> {
                     });
         }
         RunPlan base = options.plan();
+        objectives = options.objectives();
         options.standby();
         if (options.startAt() != null && (experiment != null || search != null)) {
             throw new BadInputException("--start-at starts one run: it cannot be combined with an experiment or a search");
@@ -299,6 +302,7 @@ public final class SqlBenchmark<P> {
             }
             options.requireStartAtToSplit("the plan's phases and disruptions run on one timeline from it");
             adversity = AdversityRun.prepare(options, connection);
+            objectives = java.util.stream.Stream.concat(adversity.objectives().stream(), objectives.stream()).toList();
             if (options.dryRun()) {
                 adversity.dryRun(connection, out);
                 return ExitCode.OK;
@@ -326,6 +330,7 @@ public final class SqlBenchmark<P> {
                         != null && command.commandLine().getParseResult().hasMatchedOption("--report-every"));
             }
             runPlan = plan.apply(prepared, runPlan);
+            runPlan.threads().note(runPlan.clients()).ifPresent(out::println);
             if (search != null) {
                 return runSearch(db, prepared, runPlan, outDir);
             }
@@ -333,7 +338,9 @@ public final class SqlBenchmark<P> {
                 beforeEachRun.prepare(prepared, SINGLE, outDir);
                 awaitStart();
                 RunResult r = runOnce(db, prepared, runPlan, SINGLE, null, Map.of(), outDir);
-                return r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
+                // A driver's part of a run is judged for the record; 'report merge' judges the run (and exits 4).
+                return options.share().whole() ? ExitCode.of(r)
+                        : r.checkStatus() == Check.Status.FAIL ? ExitCode.FAILED : ExitCode.OK;
             }
             return runExperiment(db, prepared, runPlan, experiment, outDir);
         }
@@ -420,7 +427,7 @@ public final class SqlBenchmark<P> {
                     outcome.record(p);
                 }
             }
-            return Benchmark.of(command, workloadName, out).keeping(options.results()).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
+            return Benchmark.of(command, workloadName, out).keeping(options.results()).judging(objectives).run(RunSpec.of(runPlan, workload.make(prepared, cell), target)
                     .variant(cell == SINGLE ? step : cell.label()).parameters(p)
                     .environment(Provenance.environment(db.version(), db.settings().url())).out(dir)
                     .probes(runProbes)
@@ -467,6 +474,7 @@ public final class SqlBenchmark<P> {
             throw new RunFailedException(outcome.failures().size() + " cell(s) failed: "
                     + String.join("; ", outcome.failures()));
         }
-        return outcome.anyCheckFailed() ? ExitCode.FAILED : ExitCode.OK;
+        // 1 when a check failed in any run, else 4 when any run missed an objective.
+        return outcome.results().mapToInt(ExitCode::of).filter(c -> c != ExitCode.OK).min().orElse(ExitCode.OK);
     }
 }

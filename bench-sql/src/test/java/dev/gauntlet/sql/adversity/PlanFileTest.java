@@ -96,6 +96,30 @@ class PlanFileTest {
     }
 
     @Test
+    void aPlansObjectivesAreReadAsSloTakesThemAndAWrongOneIsRefused() {
+        AdversityPlan plan = PlanFile.parse("p.yaml", """
+                slo:
+                  - p99(newOrder) <= 50ms
+                  - errors <= 1%
+                phases:
+                  - {name: baseline, length: 30s}
+                """);
+        assertEquals(List.of("p99(newOrder) <= 50ms", "errors <= 1%"),
+                plan.objectives().stream().map(dev.gauntlet.core.objective.Objective::text).toList());
+        assertEquals(List.of(), PlanFile.parse("p.yaml", "phases: [{name: a, length: 1m}]").objectives());
+        PlanFile.PlanException typo = assertThrows(PlanFile.PlanException.class, () -> PlanFile.parse("p.yaml", """
+                slo: [p99 <= 50]
+                phases: [{name: a, length: 1m}]
+                """));
+        assertTrue(typo.getMessage().endsWith("slo: 'p99 <= 50': give the latency's unit (us, ms or s)"),
+                typo.getMessage());
+        assertThrows(PlanFile.PlanException.class, () -> PlanFile.parse("p.yaml", """
+                slo: p99 <= 50ms
+                phases: [{name: a, length: 1m}]
+                """));
+    }
+
+    @Test
     void aPhaseUntilRecoveredEndsOnTheRecoveryRule() throws Exception {
         AdversityPlan plan = PlanFile.parse("p.yaml", """
                 phases:
