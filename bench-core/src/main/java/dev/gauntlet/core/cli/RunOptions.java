@@ -133,10 +133,10 @@ public final class RunOptions {
     Integer prometheusPort;
 
     @Option(names = "--slo", paramLabel = "OBJECTIVE",
-            description = {"An objective the run is judged by (repeatable): " + Objective.SYNTAX + ". Latencies are "
+            description = {"An objective the run is judged by (repeatable): " + Objective.SYNTAX_IN_HELP + ". Latencies are "
                     + "from each operation's intended start, read from the histograms (merged runs on the merged "
                     + "ones); errors is the share of due operations that failed or were never issued. Quote it: "
-                    + "--slo 'p99(newOrder) <= 50ms' --slo 'errors <= 0.1%'.",
+                    + "--slo 'p99(newOrder) <= 50ms' --slo 'errors <= 0.1%%'.",
                     "The summary, result.json (objectives) and report.md give each one's measured value, MET or "
                             + "MISSED. Exit status 4 when the run missed one (1 still wins: a failed check or run)."})
     java.util.List<String> slo = new java.util.ArrayList<>();

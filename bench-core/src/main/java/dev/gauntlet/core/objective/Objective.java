@@ -52,10 +52,16 @@ public record Objective(String text, Measure measure, String name, double percen
         }
     }
 
-    /** What {@code --help} says an objective looks like. */
-    public static final String SYNTAX = "MEASURE OP BOUND: p99 / p99.9(OPERATION) <= 50ms (us, ms, s); ops/s or "
-            + "tps / ops/s(OPERATION) >= 5000; errors / errors(OPERATION) <= 0.1%; a metric of the result "
+    /**
+     * What {@code --help} says an objective looks like, as a picocli description takes it (a format string: its
+     * {@code %} doubled, so it must be a constant here).
+     */
+    public static final String SYNTAX_IN_HELP = "MEASURE OP BOUND: p99 / p99.9(OPERATION) <= 50ms (us, ms, s); ops/s "
+            + "or tps / ops/s(OPERATION) >= 5000; errors / errors(OPERATION) <= 0.1%%; a metric of the result "
             + "(tpmC >= 20000); OP is <=, <, >= or >";
+
+    /** What an objective looks like, as a refusal says it. */
+    public static final String SYNTAX = SYNTAX_IN_HELP.replace("%%", "%");
 
     private static final Pattern FORM = Pattern.compile("\\s*(.+?)\\s*(<=|>=|<|>)\\s*(.+?)\\s*");
     private static final Pattern CALL = Pattern.compile("([A-Za-z0-9_./]+)\\s*(?:\\(\\s*([^()]*?)\\s*\\))?");
