@@ -331,6 +331,17 @@ public final class SqlBenchmark<P> {
             }
             runPlan = plan.apply(prepared, runPlan);
             runPlan.threads().note(runPlan.clients()).ifPresent(out::println);
+            if (!objectives.isEmpty()) {
+                // Before the workload's own preparation of a run (bench-script vacuums, ledgers open): made for its
+                // names only, and again for the run.
+                Workload<Connection> names = workload.make(prepared, SINGLE);
+                try {
+                    dev.gauntlet.core.objective.Objective.checkNames(objectives, names.operationNames(),
+                            names.observedLatencies());
+                } catch (IllegalArgumentException e) {
+                    throw new BadInputException("--slo " + e.getMessage());
+                }
+            }
             if (search != null) {
                 return runSearch(db, prepared, runPlan, outDir);
             }
