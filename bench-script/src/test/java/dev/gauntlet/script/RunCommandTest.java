@@ -275,6 +275,18 @@ class RunCommandTest {
         assertTrue(mode.code() != 0 && mode.err().contains("invalid query mode (-M): \"fast\""), mode.err());
     }
 
+    /** An objective naming no operation of the run is refused before the run's preparation: no vacuum, no --out. */
+    @Test
+    void anObjectiveOnAnUnknownOperationIsRefusedBeforeAnythingRuns(@TempDir Path tmp) {
+        Path out = tmp.resolve("slo");
+        CommandRun run = script(db, "run", "-b", "select-only", "-t", "1", "--slo", "p99(select) <= 5ms",
+                "--out", out.toString());
+        assertEquals(2, run.code(), run.out());
+        assertTrue(run.err().contains("--slo 'p99(select) <= 5ms': no operation 'select' (this workload's: "
+                + "select-only)"), run.err());
+        assertTrue(!run.out().contains("starting vacuum") && !Files.exists(out), run.out());
+    }
+
     @Test
     void aBadScriptIsRefusedWithItsFileAndLineBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("bad.sql");

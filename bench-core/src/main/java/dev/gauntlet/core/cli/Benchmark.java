@@ -99,7 +99,10 @@ public final class Benchmark {
         return this;
     }
 
-    /** Judges each run by these objectives ({@code --slo}): an objective naming an unknown operation is refused. */
+    /**
+     * Judges each run by these objectives ({@code --slo}), whose names the caller checked against the workload's
+     * ({@link Objective#checkNames}) before preparing the run.
+     */
     public Benchmark judging(List<Objective> these) {
         this.objectives = List.copyOf(these);
         return this;
@@ -113,11 +116,6 @@ public final class Benchmark {
 
     public <S> RunResult run(RunSpec<S> spec) {
         RunPlan plan = spec.plan();
-        try {
-            Objective.checkNames(objectives, spec.workload().operationNames(), spec.workload().observedLatencies());
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException("--slo " + e.getMessage());
-        }
         Path outDir = spec.outDir() != null ? spec.outDir() : OutputDirectory.defaultFor(workload, null);
         java.util.Map<String, String> labels = keeping.labels();
         // The store is opened (its table made) before the run, so a wrong URL costs seconds, not the run.

@@ -20,12 +20,16 @@ public final class ExitCode {
      */
     public static final int OBJECTIVE_MISSED = 4;
 
-    /** A run's exit code: {@link #FAILED} when a check failed, else {@link #OBJECTIVE_MISSED} when it missed one. */
+    /**
+     * A run's exit code: {@link #FAILED} when a check failed, else {@link #OBJECTIVE_MISSED} when it missed an
+     * objective, unless it is one driver's part of a run ({@code --worker}): its percentiles are not the run's, and
+     * {@code report merge} judges the whole.
+     */
     public static int of(dev.gauntlet.core.result.RunResult r) {
         if (r.checkStatus() == dev.gauntlet.core.result.Check.Status.FAIL) {
             return FAILED;
         }
-        return r.missedAnObjective() ? OBJECTIVE_MISSED : OK;
+        return r.missedAnObjective() && dev.gauntlet.core.result.WorkerShare.of(r).whole() ? OBJECTIVE_MISSED : OK;
     }
 
     private ExitCode() {

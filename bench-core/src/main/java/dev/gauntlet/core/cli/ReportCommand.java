@@ -353,8 +353,7 @@ public final class ReportCommand implements Callable<Integer> {
                     + Dashboard.FILE);
             ChartFonts.missing().ifPresent(why -> print(spec, why));
             for (dev.gauntlet.core.result.ObjectiveOutcome o : merged.objectives()) {
-                print(spec, String.format(java.util.Locale.ROOT, "  %-6s %s: %s", o.verdict(), o.objective(),
-                        o.value()));
+                print(spec, "  " + o.line());
             }
             return merged.missedAnObjective() ? ExitCode.OBJECTIVE_MISSED : ExitCode.OK;
         }

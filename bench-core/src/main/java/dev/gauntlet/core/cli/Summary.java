@@ -78,7 +78,7 @@ public final class Summary {
             }
             b.append('\n');
             for (ObjectiveOutcome o : r.objectives()) {
-                b.append(String.format(Locale.ROOT, "  %-6s %s: %s%n", o.verdict(), o.objective(), o.value()));
+                b.append("  ").append(o.line()).append('\n');
             }
         }
         Check.Status status = r.checkStatus();

@@ -169,7 +169,7 @@ public final class Dashboard {
         if (!run.objectives().isEmpty()) {
             html.append("<ul class=\"objectives\">\n");
             for (ObjectiveOutcome o : run.objectives()) {
-                html.append("<li>").append(HtmlTable.escape(o.verdict() + " " + o.objective() + ": " + o.value()))
+                html.append("<li>").append(HtmlTable.escape(o.line()))
                         .append("</li>\n");
             }
             html.append("</ul>\n");

@@ -75,7 +75,7 @@ public final class RunReport {
     static String markdown(RunResult run, java.util.Set<String> charts) {
         RunReport r = new RunReport(run);
         r.title();
-        r.objectives();
+        r.md.append(ObjectiveTable.markdown(run));
         r.provenance();
         r.parameters();
         r.phases();
@@ -155,10 +155,7 @@ public final class RunReport {
     }
 
     private static String tool(Tool tool) {
-        if (tool == null) {
-            return "—";
-        }
-        return Figures.orDash(tool.name()) + " " + Figures.orDash(tool.version()) + " (commit "
+        return tool == null ? "—" : Figures.orDash(tool.name()) + " " + Figures.orDash(tool.version()) + " (commit "
                 + Figures.orDash(tool.gitCommit()) + ")";
     }
 
@@ -483,22 +480,6 @@ public final class RunReport {
         }
         String oneLine = Redaction.url(example).replaceAll("\\s+", " ").strip();
         return oneLine.length() <= EXAMPLE_LENGTH ? oneLine : oneLine.substring(0, EXAMPLE_LENGTH - 1) + "…";
-    }
-
-    /** The objectives first, when the run was given any: the answer to the question the user asked. */
-    private void objectives() {
-        if (run.objectives().isEmpty()) {
-            return;
-        }
-        md.append("## Objectives\n\n");
-        MarkdownTable t = new MarkdownTable().left("Objective", "Measured", "Verdict");
-        for (dev.gauntlet.core.result.ObjectiveOutcome o : run.objectives()) {
-            t.row("`" + o.objective() + "`", o.value(), o.verdict());
-        }
-        md.append(t.render()).append('\n');
-        md.append("**").append(run.missedAnObjective() ? "Missed" : "Met").append("**: latencies from each operation's "
-                + "intended start over the measured phase, read from its histograms; errors are the share of due "
-                + "operations that failed or were never issued.\n\n");
     }
 
     private void checks() {

@@ -20,6 +20,11 @@ public record ObjectiveOutcome(String objective, Double measured, String unit, b
         return met ? "MET" : "MISSED";
     }
 
+    /** {@code MISSED p99(newOrder) <= 50ms: 71.0 ms}, the verdict padded: one line of a console's list. */
+    public String line() {
+        return String.format(Locale.ROOT, "%-6s %s: %s", verdict(), objective, value());
+    }
+
     /** The measured value as people read it: {@code 38.2 ms}, {@code 4,100 ops/s}, {@code 0.12%}. */
     public String value() {
         if (measured == null) {

@@ -139,18 +139,12 @@ class BenchmarkTest {
                 .judging(dev.gauntlet.core.objective.Objective.parseAll(List.of("p99 <= 10s", "ops/s > 0")))
                 .run(spec(tmp.resolve("met"), x -> x));
         assertEquals(ExitCode.OK, ExitCode.of(met));
+        // One driver's part of a run (--worker 0/2): its verdict is for the record, report merge sets the status.
+        java.util.Map<String, Object> part = new java.util.LinkedHashMap<>(r.parameters());
+        part.put(dev.gauntlet.core.result.WorkerShare.PARAMETER, "0/2");
+        assertEquals(ExitCode.OK, ExitCode.of(r.toBuilder().parameters(part).build()));
         assertEquals(ExitCode.FAILED, ExitCode.of(r.toBuilder().checks(List.of(
                 dev.gauntlet.core.result.Check.fail("balance", "off by one"))).build()));
-    }
-
-    @Test
-    void anObjectiveNamingAnUnknownOperationIsRefusedBeforeTheRun() {
-        Path out = tmp.resolve("typo");
-        Benchmark b = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
-                .judging(dev.gauntlet.core.objective.Objective.parseAll(List.of("p99(Op) <= 5ms")));
-        BadInputException e = assertThrows(BadInputException.class, () -> b.run(spec(out, x -> x)));
-        assertEquals("--slo 'p99(Op) <= 5ms': no operation 'Op' (this workload's: op)", e.getMessage());
-        assertTrue(!Files.exists(out), "nothing written");
     }
 
     @Test
