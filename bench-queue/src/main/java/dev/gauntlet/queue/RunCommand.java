@@ -97,7 +97,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--throttle-writes", paramLabel = "MSG_PER_S", defaultValue = "0",
             description = "Writes in messages per second across all writers, open loop (batches due every "
                     + "write-batch/rate seconds); 0 (default): as fast as they go. With --find-max-rate: the first "
-                    + "rate tried.")
+                    + "rate tried (default: 30%% of the raw insert rate).")
     double throttle;
     @Option(names = "--poll-interval", paramLabel = "TIME", defaultValue = "5ms", converter = DurationConverter.class,
             description = "How long a reader waits after a poll that found nothing (default: ${DEFAULT-VALUE}).")
@@ -115,22 +115,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "After the measured run, stop the writers and measure how long each group takes to read "
                     + "everything written, giving up after LIMIT (default when given without one: 10m).")
     Duration drain;
-    @Option(names = "--find-max-rate",
-            description = "Search for the highest write rate every group sustains: one unthrottled run (the raw "
-                    + "insert rate), then runs of --duration at rising --throttle-writes until a group falls behind "
-                    + "or write p99 passes --max-write-p99; each step's report, and search.md with the verdicts.")
-    boolean findMaxRate;
     @Option(names = "--max-write-p99", paramLabel = "TIME", defaultValue = "100ms", converter = DurationConverter.class,
-            description = "--find-max-rate: the highest write p99 (from the intended start) a sustained rate may have "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "--find-max-rate without --slo: the highest write p99 (from the intended start) a sustained "
+                    + "rate may have, as the objective 'p99(write) <= TIME' (default: ${DEFAULT-VALUE}).")
     Duration maxWriteP99;
     @Option(names = "--max-lag", paramLabel = "TIME", defaultValue = "1s", converter = DurationConverter.class,
             description = "--find-max-rate: the most a group may be behind at the end of a step, as the age of what it "
                     + "read last, and still keep up (default: ${DEFAULT-VALUE}).")
     Duration maxLag;
-    @Option(names = "--rate-step", paramLabel = "MSG_PER_S", defaultValue = "0",
-            description = "--find-max-rate: how much each step adds; 0 (default): 15%% of the raw insert rate.")
-    double rateStep;
     @Option(names = "--cost-per-hour", paramLabel = "DOLLARS", defaultValue = "0",
             description = "The server's price per hour: adds a cost section, per year and per MiB/s written.")
     double costPerHour;
@@ -178,10 +170,10 @@ public final class RunCommand implements Callable<Integer> {
                 .workload((s, cell) -> s.mode.workload())
                 .parameters((s, cell) -> parameters(s))
                 .probes(s -> List.of(new PostgresGauges(s.db.settings(), s.mode.tables()), new WalBytes(s.db.settings())))
-                .finish(this::finish);
-        if (findMaxRate) {
-            benchmark.search(new MaxRateSearch(this::plan, writeBatch, maxWriteP99, maxLag, throttle, rateStep,
-                    mode.readOperations()));
+                .finish(this::finish)
+                .defaultObjectives("p99(" + Throughput.WRITE + ") <= " + DurationConverter.format(maxWriteP99));
+        if (options.capacity().findMaxRate()) {
+            benchmark.capacitySearch(new QueuePacing(this::plan, writeBatch, throttle, maxLag, mode.readOperations()));
         }
         return benchmark.call();
     }
@@ -202,7 +194,6 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--payload must be 1 byte to 1 GiB (got " + payload + ")");
         }
         notNegative("--throttle-writes", throttle);
-        notNegative("--rate-step", rateStep);
         notNegative("--cost-per-hour", costPerHour);
         notNegative("--storage-gb", storageGb);
         notNegative("--storage-cost-per-gb-month", storageCostPerGbMonth);
@@ -218,19 +209,12 @@ public final class RunCommand implements Callable<Integer> {
         if (drain != null && (drain.isNegative() || drain.isZero())) {
             throw new BadInputException("--drain's limit must be positive");
         }
-        if (findMaxRate && parsed.hasMatchedOption("--experiment")) {
-            throw new BadInputException("--find-max-rate makes its own runs: it does not combine with --experiment");
-        }
         if (!List.of("none", "consumed").contains(retention)) {
             throw new BadInputException("--retention must be none or consumed (got '" + retention + "')");
         }
         layout.validate(List.of("--retention"));
         options.requireStartAtToSplit("worker 0 creates its tables, the others wait for them");
         share = options.share();
-        if (!share.whole() && findMaxRate) {
-            throw new BadInputException("--find-max-rate makes its own runs one after another: it does not split "
-                    + "between processes (--worker)");
-        }
         writersHere = part("--writers", writers);
         int readersHere = part(layout.pubsub() ? "--readers (per consumer group)" : "--readers", readers);
         Shape shape = new Shape(writeBatch, readBatch, payload, pollInterval);

@@ -36,6 +36,7 @@ import dev.gauntlet.tpcc.workload.Scale;
 import dev.gauntlet.tpcc.workload.TpccRandom;
 import dev.gauntlet.tpcc.workload.TpccWorkload;
 import dev.gauntlet.tpcc.workload.TransactionMode;
+import dev.gauntlet.tpcc.workload.TransactionType;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -44,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,10 +61,15 @@ import picocli.CommandLine.Spec;
                         + "With --wait, 10 terminals per active warehouse key and think as the spec says, and "
                         + "efficiency is tpmC over 12.605 per active warehouse, the most the 23-card deck allows.",
                 "With --variant or --experiment, each variant runs in turn with identical parameters and a "
-                        + "comparison report (Metric | A | B | Change | Winner) is written."},
+                        + "comparison report (Metric | A | B | Change | Winner) is written.",
+                "--find-max-rate (without --wait) searches for the most transactions a second that meet --slo, or "
+                        + "without it the specification's 90th-percentile limits (5.2.5.3: p90(newOrder), "
+                        + "p90(payment), p90(orderStatus), p90(delivery) <= 5s, p90(stockLevel) <= 20s), which are "
+                        + "then the steps' objectives rather than checks."},
         footer = {"", "Examples:",
                 "  bench-tpcc run --warehouses 4 --clients 8 --duration 60s",
                 "  bench-tpcc run --wait --active-warehouses 2 --duration 10m --warmup 1m",
+                "  bench-tpcc run --warehouses 4 --clients 16 --duration 30s --find-max-rate --slo 'p99(newOrder) <= 50ms'",
                 "  bench-tpcc run --experiment experiments/postgres-synchronous-commit.exp --duration 60s",
                 "  bench-tpcc run --mode statements,procedures --repeat 3 --warehouses 4 --clients 8 --duration 60s",
                 "  bench-tpcc run --variant base= --variant group='ALTER SYSTEM SET commit_delay = 1000; SELECT pg_reload_conf()'"})
@@ -87,6 +94,15 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--wait",
             description = "Keying and think times on: 10 terminals per active warehouse (--clients is then not allowed).")
     boolean waits;
+
+    @Option(names = "--find-max-warehouses",
+            description = {"With --wait: search for the most active warehouses that meet the specification's "
+                    + "conditions, TPC-C's own way of stating capacity: efficiency at least 85%% and 5.2.5.3's "
+                    + "90th-percentile limits (plus any --slo). The loaded warehouses are the most it tries; steps of "
+                    + "--duration from half of them, up by 15%% of them until one misses, then halving the gap to "
+                    + "--rate-resolution (at least one warehouse), then a confirmation run. search.md names the "
+                    + "warehouses and tpmC. Give each step minutes: efficiency is 12 New-Orders a minute a warehouse."})
+    boolean findMaxWarehouses;
 
     @Option(names = "--isolation", paramLabel = "LEVEL", converter = IsolationConverter.class,
             description = {"read-committed | repeatable-read | serializable.",
@@ -135,16 +151,27 @@ public final class RunCommand implements Callable<Integer> {
     /** The dimension of an experiment over --mode. */
     static final String MODE = "mode";
 
-    /** Everything fixed before the first run, shared by every variant. */
-    private record Setup(Database db, Dialect dialect, int warehouses, int active, Isolation isolation,
-                         NURandConstants constants, CommittedOrders orders, WorkerShare.Range homes,
-                         AtomicReference<Growth> growth) {
+    /**
+     * Everything fixed before the first run, shared by every variant; the active warehouses change only from step to
+     * step of {@code --find-max-warehouses}.
+     */
+    record Setup(Database db, Dialect dialect, int warehouses, AtomicInteger activeNow, Isolation isolation,
+                 NURandConstants constants, CommittedOrders orders, WorkerShare share, AtomicReference<Growth> growth) {
+
+        int active() {
+            return activeNow.get();
+        }
+
+        /** This process's home warehouses among the active ones. */
+        WorkerShare.Range homes() {
+            return share.part(active());
+        }
     }
 
     @Override
     public Integer call() {
         validate();
-        return SqlBenchmark.of(spec, "tpcc", connection, options, this::setup)
+        SqlBenchmark<Setup> benchmark = SqlBenchmark.of(spec, "tpcc", connection, options, this::setup)
                 .database(TpccDatabase.NAME)
                 .experiments(experimentOptions, variants(), reload ? "The data was reloaded before each run."
                         : "The runs followed one another on the same data (not reloaded): later runs meet more rows "
@@ -164,7 +191,11 @@ public final class RunCommand implements Callable<Integer> {
                     s.growth().set(growth(s));
                 })
                 .finish(this::finish)
-                .call();
+                .defaultObjectives(TransactionType.responseTimeObjectives());
+        if (findMaxWarehouses) {
+            benchmark.capacitySearch(new WarehousePacing(this::terminals));
+        }
+        return benchmark.call();
     }
 
     private void validate() {
@@ -173,6 +204,14 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (activeWarehouses != null && activeWarehouses < 1) {
             throw new BadInputException("--active-warehouses must be at least 1 (got " + activeWarehouses + ")");
+        }
+        if (findMaxWarehouses && (!waits || activeWarehouses != null || options.capacity().findMaxRate())) {
+            throw new BadInputException("--find-max-warehouses runs with --wait and sets the active warehouses itself: "
+                    + "give --wait, and leave out --active-warehouses and --find-max-rate");
+        }
+        if (waits && options.capacity().findMaxRate()) {
+            throw new BadInputException("--find-max-rate paces transactions open loop, without --wait: with --wait the "
+                    + "terminals key and think as the specification says, and capacity is stated in warehouses");
         }
         if (waits && spec.commandLine().getParseResult().hasMatchedOption("--clients")) {
             throw new BadInputException("--wait runs 10 terminals per active warehouse; leave out --clients "
@@ -248,7 +287,8 @@ public final class RunCommand implements Callable<Integer> {
             throw new BadInputException("--worker " + share + " gets none of the " + active + " active warehouses: "
                     + "split a run into at most as many workers as warehouses");
         }
-        return new Setup(db, dialect, w, active, iso, constants, new CommittedOrders(), homes, new AtomicReference<>());
+        return new Setup(db, dialect, w, new AtomicInteger(active), iso, constants, new CommittedOrders(), share,
+                new AtomicReference<>());
     }
 
     /** The data's growth since its load, read before a run; said in one line when it has doubled. */
@@ -348,7 +388,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private RunResult finish(Setup s, RunResult r) {
-        List<Check> checks = new ArrayList<>(TpccFigures.responseTimeLimits(r));
+        // In a capacity search the limits are the steps' objectives (a step over them missed), not checks that fail.
+        List<Check> checks = new ArrayList<>(options.capacity().findMaxRate() || findMaxWarehouses ? List.of()
+                : TpccFigures.responseTimeLimits(r));
         checks.addAll(MixAudit.checks(r));
         if (check && "interrupted".equals(r.parameters().get("stopReason"))) {
             // Ctrl-C: the JVM is going down and an embedded server with it; checks would fail for that alone.

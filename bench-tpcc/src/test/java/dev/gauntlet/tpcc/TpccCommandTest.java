@@ -170,6 +170,33 @@ class TpccCommandTest {
     }
 
     @Test
+    void theWarehouseSearchSetsTheActiveWarehousesOfEachStepAndJudgesItsEfficiency(@TempDir Path tmp)
+            throws Exception {
+        Path out = tmp.resolve("warehouses");
+        // Steps of 2 s cannot reach 85% efficiency (a terminal keys for 18 s before its first New-Order): the step at
+        // half the 2 loaded warehouses misses, and the search cannot halve below one warehouse.
+        Outcome run = tpcc(db, "run", "--wait", "--find-max-warehouses", "--duration", "2s", "--prime", "0s",
+                "--no-check", "--out", out.toString());
+        assertEquals(4, run.code, "nothing met the objectives: " + run.err);
+        String summary = Files.readString(out.resolve("search.md"));
+        assertTrue(summary.startsWith("# Most warehouses meeting the objectives"), summary);
+        assertTrue(summary.contains("**Nothing met the objectives; next step 1.0 warehouses missed: "), summary);
+        assertTrue(summary.contains("efficiency"), summary);
+        assertTrue(summary.contains("`p90(newOrder) <= 5s`") && summary.contains("`p90(stockLevel) <= 20s`"), summary);
+        RunResult step = ResultFile.read(out.resolve("step-01-warehouses-1").resolve(ResultFile.NAME));
+        assertEquals(1, ((Number) step.parameters().get("activeWarehouses")).intValue());
+        assertEquals(5, step.objectives().size(), "the specification's limits judged in the step's own result");
+        assertTrue(step.checks().stream().noneMatch(c -> c.name().startsWith("5.2.5.3")),
+                "in a search the limits are objectives, not checks: " + step.checks());
+        Outcome noWait = tpcc(db, "run", "--find-max-warehouses", "--duration", "1s");
+        assertEquals(2, noWait.code, noWait.err);
+        assertTrue(noWait.err.contains("--find-max-warehouses runs with --wait"), noWait.err);
+        assertEquals(1, noWait.err.strip().lines().count(), noWait.err);
+        Outcome rateWithWait = tpcc(db, "run", "--wait", "--find-max-rate", "--duration", "1s");
+        assertEquals(2, rateWithWait.code, rateWithWait.err);
+    }
+
+    @Test
     void remoteWarehousesAreDrawnFromTheActiveOnes(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("one-active");
         Outcome run = tpcc(db, "run", "--warehouses", "2", "--active-warehouses", "1", "--duration", "3s",

@@ -162,6 +162,10 @@ public final class RunCommand implements Callable<Integer> {
         if (spec.commandLine().getParseResult().hasMatchedOption("--rate")) {
             throw new BadInputException("--rate does not apply: clients cycle back to back; pace them with --delay");
         }
+        if (options.capacity().findMaxRate()) {
+            throw new BadInputException("--find-max-rate does not apply: clients cycle back to back (no rate to search "
+                    + "on); judge a run with --slo, and vary --clients or --delay");
+        }
         shape.validate();
         if (seedEvents < 0) {
             throw new BadInputException("--seed-events must not be negative (got " + seedEvents + ")");

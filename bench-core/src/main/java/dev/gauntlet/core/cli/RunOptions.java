@@ -132,14 +132,8 @@ public final class RunOptions {
                     + "--report-every. 0 takes a free port (printed). Default: none.")
     Integer prometheusPort;
 
-    @Option(names = "--slo", paramLabel = "OBJECTIVE",
-            description = {"An objective the run is judged by (repeatable): " + Objective.SYNTAX_IN_HELP + ". Latencies are "
-                    + "from each operation's intended start, read from the histograms (merged runs on the merged "
-                    + "ones); errors is the share of due operations that failed or were never issued. Quote it: "
-                    + "--slo 'p99(newOrder) <= 50ms' --slo 'errors <= 0.1%%'.",
-                    "The summary, result.json (objectives) and report.md give each one's measured value, MET or "
-                            + "MISSED. Exit status 4 when the run missed one (1 still wins: a failed check or run)."})
-    java.util.List<String> slo = new java.util.ArrayList<>();
+    @picocli.CommandLine.Mixin
+    CapacityOptions capacity = new CapacityOptions();
 
     @picocli.CommandLine.Mixin
     ResultOptions results = new ResultOptions();
@@ -161,11 +155,12 @@ public final class RunOptions {
 
     /** The objectives of {@code --slo}, each refused in one line if it is not one. */
     public java.util.List<Objective> objectives() {
-        try {
-            return Objective.parseAll(slo);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException("--slo " + e.getMessage());
-        }
+        return capacity.objectives();
+    }
+
+    /** {@code --slo} and {@code --find-max-rate}: what a run is judged by, and the search for the most load meeting it. */
+    public CapacityOptions capacity() {
+        return capacity;
     }
 
     /** {@code --label} and {@code --store}: what the result is called and where else it is kept. */

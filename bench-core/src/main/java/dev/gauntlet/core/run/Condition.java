@@ -31,4 +31,12 @@ public interface Condition {
      */
     default void runStarts() {
     }
+
+    /**
+     * The run begins, with its schedule to watch: how far behind it is at any moment ({@link ScheduleCaughtUp}).
+     * By default, {@link #runStarts()}.
+     */
+    default void runStarts(ScheduleLag schedule) {
+        runStarts();
+    }
 }

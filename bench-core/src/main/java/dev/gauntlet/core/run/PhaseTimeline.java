@@ -28,7 +28,7 @@ final class PhaseTimeline {
      * flight drain).
      */
     void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
-        timeline.stream().filter(p -> p.until() != null).forEach(p -> p.until().runStarts());
+        timeline.stream().filter(p -> p.until() != null).forEach(p -> p.until().runStarts(this::scheduleLagNanos));
         long nextAsk = clock.start();
         while (stop.goesOn()) {
             long now = System.nanoTime();
@@ -87,6 +87,22 @@ final class PhaseTimeline {
                 }
             }
         }
+    }
+
+    /**
+     * How late the oldest due operation no client has started is, across the open-loop roles still issuing: the next
+     * slot of each role's schedule that no client has taken, against now; 0 when every one is in the future.
+     */
+    private long scheduleLagNanos() {
+        long now = System.nanoTime();
+        long lag = 0;
+        for (RoleRun<?> r : roles) {
+            RateSchedule s = r.schedule;
+            if (s != null && now < r.retiredAt()) {
+                lag = Math.max(lag, now - s.intendedStart(s.taken()));
+            }
+        }
+        return lag;
     }
 
     /** Whether a phase's condition holds; one that throws does not. */

@@ -8,7 +8,6 @@ import dev.gauntlet.core.cli.OutputDirectory;
 import dev.gauntlet.core.cli.Provenance;
 import dev.gauntlet.core.cli.RunFailedException;
 import dev.gauntlet.core.cli.RunOptions;
-import dev.gauntlet.core.cli.RunSearch;
 import dev.gauntlet.core.cli.RunSpec;
 import dev.gauntlet.core.experiment.Cell;
 import dev.gauntlet.core.experiment.Dimension;
@@ -18,7 +17,6 @@ import dev.gauntlet.core.prometheus.PrometheusEndpoint;
 import dev.gauntlet.core.report.PairComparison;
 import dev.gauntlet.core.report.RunGroup;
 import dev.gauntlet.core.report.RunReport;
-import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.result.WorkerShare;
 import dev.gauntlet.core.run.Probe;
@@ -26,6 +24,9 @@ import dev.gauntlet.core.run.ProgressPrinter;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.core.search.RateSearch;
+import dev.gauntlet.core.search.RunSearch;
+import dev.gauntlet.core.search.SearchRun;
 import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.JdbcTarget;
 import dev.gauntlet.sql.PoolMode;
@@ -124,6 +125,12 @@ public final class SqlBenchmark<P> {
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
     private RunSearch<P> search;
+    /** How a capacity search's steps are paced and judged beyond the objectives (default: the plan's rate). */
+    private RateSearch.Pacing<P> pacing = RateSearch.planRate();
+    /** The objectives a search judges by when {@code --slo} gives none; empty: it needs {@code --slo}. */
+    private List<String> defaultObjectives = dev.gauntlet.core.cli.CapacityOptions.DEFAULT_OBJECTIVES;
+    /** Whether the run is a capacity search without {@code --find-max-rate} ({@link #capacitySearch}). */
+    private boolean searching;
     /** The run's objectives ({@code --slo}), parsed before anything connects. */
     private List<dev.gauntlet.core.objective.Objective> objectives = List.of();
     private ServerCpu serverCpu;
@@ -234,9 +241,22 @@ public final class SqlBenchmark<P> {
         return this;
     }
 
-    /** Instead of one run: a sequence of runs, each chosen from the results of the ones before. */
-    public SqlBenchmark<P> search(RunSearch<P> runs) {
-        search = runs;
+    /**
+     * The objectives {@code --find-max-rate} judges its steps by when {@code --slo} gives none: the workload's, which
+     * its run command's help names.
+     */
+    public SqlBenchmark<P> defaultObjectives(String... objectives) {
+        defaultObjectives = List.of(objectives);
+        return this;
+    }
+
+    /**
+     * This run is a capacity search paced by {@code how}, not by the plan's rate as {@code --find-max-rate} alone is:
+     * bench-queue's writers' throttle and consumer groups, bench-tpcc's {@code --find-max-warehouses}.
+     */
+    public SqlBenchmark<P> capacitySearch(RateSearch.Pacing<P> how) {
+        pacing = how;
+        searching = true;
         return this;
     }
 
@@ -290,6 +310,11 @@ public final class SqlBenchmark<P> {
         }
         RunPlan base = options.plan();
         objectives = options.objectives();
+        if (options.capacity().findMaxRate() || searching) {
+            RateSearch<P> rates = RateSearch.of(options, base, objectives, defaultObjectives, pacing, experiment != null);
+            objectives = rates.objectives();
+            search = rates;
+        }
         options.standby();
         if (options.startAt() != null && (experiment != null || search != null)) {
             throw new BadInputException("--start-at starts one run: it cannot be combined with an experiment or a search");
@@ -447,24 +472,10 @@ public final class SqlBenchmark<P> {
     }
 
     private int runSearch(Database db, P prepared, RunPlan base, Path outDir) {
-        List<RunResult> done = new java.util.ArrayList<>();
-        for (RunSearch.Step step = search.next(prepared, base, done); step != null;
-             step = search.next(prepared, base, done)) {
-            String dir = String.format(Locale.ROOT, "step-%02d-%s", done.size() + 1, step.label());
-            out.printf(Locale.ROOT, "%n== step %d: %s ==%n", done.size() + 1, step.label());
-            beforeEachRun.prepare(prepared, SINGLE, outDir.resolve(dir));
-            done.add(runOnce(db, prepared, step.plan(), SINGLE, step.label(), Map.of(), outDir.resolve(dir)));
-        }
-        String summary = search.summary(done);
-        try {
-            dev.gauntlet.core.result.AtomicFiles.writeString(outDir.resolve(RunSearch.SUMMARY), summary);
-        } catch (java.io.IOException e) {
-            throw new RunFailedException("cannot write " + outDir.resolve(RunSearch.SUMMARY) + ": " + e.getMessage(), e);
-        }
-        out.println();
-        out.print(summary);
-        out.println("Search: " + outDir.resolve(RunSearch.SUMMARY));
-        return done.stream().anyMatch(r -> r.checkStatus() == Check.Status.FAIL) ? ExitCode.FAILED : ExitCode.OK;
+        return SearchRun.run(search, prepared, base, outDir, out, (step, dir) -> {
+            beforeEachRun.prepare(prepared, SINGLE, dir);
+            return runOnce(db, prepared, step.plan(), SINGLE, step.label(), Map.of(), dir);
+        });
     }
 
     private int runExperiment(Database db, P prepared, RunPlan runPlan, Experiment experiment, Path outDir) {

@@ -55,4 +55,13 @@ public enum TransactionType {
     TransactionMode.Procedural next(Home home, TpccRandom r) {
         return input.apply(home, r);
     }
+
+    /**
+     * Clause 5.2.5.3's limits as objectives ({@code p90(newOrder) <= 5s} ...): what {@code --find-max-rate} judges its
+     * steps by when no {@code --slo} is given.
+     */
+    public static String[] responseTimeObjectives() {
+        return java.util.Arrays.stream(values())
+                .map(t -> "p90(" + t.operationName() + ") <= " + t.p90Limit().toSeconds() + "s").toArray(String[]::new);
+    }
 }
