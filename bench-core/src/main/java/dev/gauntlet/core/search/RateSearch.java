@@ -137,6 +137,8 @@ public final class RateSearch<P> implements RunSearch<P> {
     public static final int MAX_STEPS = 16;
     static final int ISSUED_PERCENT = 95;
     private static final double STEP_SHARE = 0.15;
+    /** The least limit an unthrottled step's priming gets when it waits for the compilers to settle. */
+    static final java.time.Duration RAW_PRIME_LIMIT = java.time.Duration.ofSeconds(60);
     private static final String UNTHROTTLED = "unthrottled";
 
     private final Pacing<P> pacing;
@@ -269,6 +271,11 @@ public final class RateSearch<P> implements RunSearch<P> {
             caughtUp = new ScheduleCaughtUp();
             plan = plan.toBuilder().prime(plan.prime(), caughtUp).build();
         }
+        if (rate == 0 && plan.primeUntil() != null && plan.prime().compareTo(RAW_PRIME_LIMIT) < 0) {
+            // The raw step sets the search's scale: its priming (--prime auto, until the compilers settle) may take
+            // longer than a step's quarter of --duration, or the raw rate is a cold one.
+            plan = plan.toBuilder().prime(RAW_PRIME_LIMIT, plan.primeUntil()).build();
+        }
         primings.add(caughtUp);
         String label = rate == 0 ? UNTHROTTLED
                 : String.format(Locale.ROOT, "%s-%.0f", confirming ? "confirm" : pacing.stepLabel(), rate);
@@ -365,7 +372,7 @@ public final class RateSearch<P> implements RunSearch<P> {
     }
 
     private static String rate(double r) {
-        return String.format(Locale.ROOT, r >= 100 ? "%,.0f" : "%.1f", r);
+        return String.format(Locale.ROOT, r >= 100 || r == Math.rint(r) ? "%,.0f" : "%.1f", r);
     }
 
     @Override

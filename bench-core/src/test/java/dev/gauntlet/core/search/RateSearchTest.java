@@ -108,7 +108,7 @@ class RateSearchTest {
         assertEquals(List.of("unthrottled", "rate-4", "rate-2", "rate-1"),
                 s.steps().stream().map(RunResult::variant).toList());
         String summary = Files.readString(out.resolve(RunSearch.SUMMARY));
-        assertTrue(summary.contains("**Nothing met the objectives; next step 1.0 ops/s missed: p99 <= 0.5ms: "), summary);
+        assertTrue(summary.contains("**Nothing met the objectives; next step 1 ops/s missed: p99 <= 0.5ms: "), summary);
     }
 
     @Test
