@@ -3,7 +3,7 @@ package dev.gauntlet.queue;
 import dev.gauntlet.core.result.Interval;
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunPlan;
-import dev.gauntlet.core.search.RateSearch;
+import dev.gauntlet.core.search.Pacing;
 import dev.gauntlet.queue.figures.Throughput;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import java.util.Map;
  * written over the step, and at most {@code --max-lag} behind at its end. The write p99 budget is an objective
  * ({@code p99(write) <= --max-write-p99}, the default when no {@code --slo} is given).
  */
-final class QueuePacing implements RateSearch.Pacing<RunCommand.Setup> {
+final class QueuePacing implements Pacing<RunCommand.Setup> {
 
     /** The plan of a run at a write rate (0: unthrottled). */
     @FunctionalInterface

@@ -153,7 +153,7 @@ class QueueCommandTest {
                 "--throttle-writes", "40", "--duration", "2s", "--report-every", "1s", "--out", out.toString());
         assertEquals(4, o.code(), "no rate met the objectives: " + o.err() + o.out());
         String summary = Files.readString(out.resolve("search.md"));
-        assertTrue(summary.contains("**Nothing met the objectives; next step 10.0 msg/s missed: "), summary);
+        assertTrue(summary.contains("**Nothing met the objectives; next step 10 msg/s missed: "), summary);
         assertTrue(summary.contains("Unthrottled (the clients back to back): "), summary);
         assertTrue(summary.contains("Objectives: `p99(write) <= 1ms`"), summary);
         assertTrue(summary.contains("every consumer group reads at least 97% of what was written"), summary);

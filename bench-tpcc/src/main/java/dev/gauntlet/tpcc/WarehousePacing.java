@@ -2,7 +2,7 @@ package dev.gauntlet.tpcc;
 
 import dev.gauntlet.core.result.RunResult;
 import dev.gauntlet.core.run.RunPlan;
-import dev.gauntlet.core.search.RateSearch;
+import dev.gauntlet.core.search.Pacing;
 import dev.gauntlet.tpcc.figures.TpccFigures;
 import dev.gauntlet.tpcc.workload.TransactionType;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.function.BiFunction;
  * transaction's 90th percentile is within clause 5.2.5.3's limit (objectives every step is judged by, besides
  * {@code --slo}). The loaded warehouses are the most it tries; the search starts at half of them.
  */
-final class WarehousePacing implements RateSearch.Pacing<RunCommand.Setup> {
+final class WarehousePacing implements Pacing<RunCommand.Setup> {
 
     static final double EFFICIENCY_PERCENT = 85;
 

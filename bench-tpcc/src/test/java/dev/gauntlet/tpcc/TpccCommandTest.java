@@ -180,7 +180,7 @@ class TpccCommandTest {
         assertEquals(4, run.code, "nothing met the objectives: " + run.err);
         String summary = Files.readString(out.resolve("search.md"));
         assertTrue(summary.startsWith("# Most warehouses meeting the objectives"), summary);
-        assertTrue(summary.contains("**Nothing met the objectives; next step 1.0 warehouses missed: "), summary);
+        assertTrue(summary.contains("**Nothing met the objectives; next step 1 warehouses missed: "), summary);
         assertTrue(summary.contains("efficiency"), summary);
         assertTrue(summary.contains("`p90(newOrder) <= 5s`") && summary.contains("`p90(stockLevel) <= 20s`"), summary);
         RunResult step = ResultFile.read(out.resolve("step-01-warehouses-1").resolve(ResultFile.NAME));

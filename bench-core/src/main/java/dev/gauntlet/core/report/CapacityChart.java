@@ -117,8 +117,14 @@ public final class CapacityChart {
         }
         // Budgets far below the worst step would flatten the curve: the axis stops at 4x the largest budget.
         double top = budgets.values().stream().mapToDouble(Double::doubleValue).max().orElse(most);
+        double yMax = Math.max(top * 1.2, Math.min(most * 1.05, top * 4));
         chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setYAxisMax(Math.max(top * 1.2, Math.min(most * 1.05, top * 4)));
+        chart.getStyler().setYAxisMax(yMax);
+        long above = points.stream().flatMap(p -> p.latencies().values().stream()).filter(v -> v > yMax).count();
+        if (above > 0) {
+            chart.setTitle(String.format(java.util.Locale.ROOT, "Latency against throughput (%d value%s above %,.0f ms "
+                    + "not drawn: see search.md)", above, above == 1 ? "" : "s", yMax));
+        }
         double left = points.stream().mapToDouble(Point::achieved).min().orElse(0);
         double right = points.stream().mapToDouble(Point::achieved).max().orElse(1);
         budgets.forEach((name, bound) -> {

@@ -52,10 +52,10 @@ class RateSearchTest {
     }
 
     private Searched search(Path out, List<String> objectives, double start) {
-        return search(out, objectives, start, RateSearch.planRate());
+        return search(out, objectives, start, Pacing.plan());
     }
 
-    private Searched search(Path out, List<String> objectives, double start, RateSearch.Pacing<Void> pacing) {
+    private Searched search(Path out, List<String> objectives, double start, Pacing<Void> pacing) {
         List<Objective> judged = Objective.parseAll(objectives);
         RateSearch<Void> search = new RateSearch<>(pacing, judged, start, 0, 0.10);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -114,9 +114,9 @@ class RateSearchTest {
     @Test
     void aSearchMetAtTheMostItMayTryConfirmsItAndSaysSo() throws Exception {
         Path out = tmp.resolve("capped");
-        RateSearch.Pacing<Void> plan = RateSearch.planRate();
+        Pacing<Void> plan = Pacing.plan();
         // The most it may try (as bench-tpcc's loaded warehouses are) is below the server's capacity.
-        RateSearch.Pacing<Void> capped = new RateSearch.Pacing<>() {
+        Pacing<Void> capped = new Pacing<>() {
             @Override
             public RunPlan at(Void prepared, RunPlan base, double rate) {
                 return plan.at(prepared, base, rate);

@@ -24,6 +24,7 @@ import dev.gauntlet.core.run.ProgressPrinter;
 import dev.gauntlet.core.run.RunListener;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
+import dev.gauntlet.core.search.Pacing;
 import dev.gauntlet.core.search.RateSearch;
 import dev.gauntlet.core.search.RunSearch;
 import dev.gauntlet.core.search.SearchRun;
@@ -126,7 +127,7 @@ public final class SqlBenchmark<P> {
     private String experimentNotes = "";
     private RunSearch<P> search;
     /** How a capacity search's steps are paced and judged beyond the objectives (default: the plan's rate). */
-    private RateSearch.Pacing<P> pacing = RateSearch.planRate();
+    private Pacing<P> pacing = Pacing.plan();
     /** The objectives a search judges by when {@code --slo} gives none; empty: it needs {@code --slo}. */
     private List<String> defaultObjectives = dev.gauntlet.core.cli.CapacityOptions.DEFAULT_OBJECTIVES;
     /** Whether the run is a capacity search without {@code --find-max-rate} ({@link #capacitySearch}). */
@@ -254,7 +255,7 @@ public final class SqlBenchmark<P> {
      * This run is a capacity search paced by {@code how}, not by the plan's rate as {@code --find-max-rate} alone is:
      * bench-queue's writers' throttle and consumer groups, bench-tpcc's {@code --find-max-warehouses}.
      */
-    public SqlBenchmark<P> capacitySearch(RateSearch.Pacing<P> how) {
+    public SqlBenchmark<P> capacitySearch(Pacing<P> how) {
         pacing = how;
         searching = true;
         return this;
