@@ -376,6 +376,11 @@ public final class Benchmark {
                 }
             }
         }
+        if (record.mostScheduleLagNanos() >= 0) {
+            // Open loop: how far the driver fell behind its schedule at worst (what --slo 'lag <= 100ms' judges).
+            metrics.add(dev.gauntlet.core.objective.Objective.SCHEDULE_LAG, record.mostScheduleLagNanos() / 1e6,
+                    new MetricInfo(MetricInfo.Better.LOWER, MetricInfo.Merge.MAX));
+        }
         if (COLD_START_RECORDED.compareAndSet(false, true)) {
             // The first run of this JVM: what a cold start cost before its first operation (the JVM, Gauntlet,
             // the database's start and load when it starts one); later runs of the JVM (an experiment's cells) are

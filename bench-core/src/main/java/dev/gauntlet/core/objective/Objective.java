@@ -42,6 +42,11 @@ public record Objective(String text, Measure measure, String name, double percen
         THROUGHPUT("ops/s"),
         /** The share of due operations that failed or were never issued: {@code errors} or {@code errors(NAME)}. */
         ERRORS("%"),
+        /**
+         * The most an open-loop run fell behind its schedule in its measured phases, in ms: {@code lag} (the age of the
+         * oldest due operation no client had taken up, sampled every 20 ms).
+         */
+        LAG("ms"),
         /** A figure of the result's metrics ({@code tpmC}, {@code efficiencyPercent}, ...). */
         METRIC("");
 
@@ -57,11 +62,17 @@ public record Objective(String text, Measure measure, String name, double percen
      * {@code %} doubled, so it must be a constant here).
      */
     public static final String SYNTAX_IN_HELP = "MEASURE OP BOUND: p99 / p99.9(OPERATION) <= 50ms (us, ms, s); ops/s "
-            + "or tps / ops/s(OPERATION) >= 5000; errors / errors(OPERATION) <= 0.1%%; a metric of the result "
-            + "(tpmC >= 20000); OP is <=, <, >= or >";
+            + "or tps / ops/s(OPERATION) >= 5000; errors / errors(OPERATION) <= 0.1%%; lag <= 100ms (open loop: the "
+            + "most the schedule fell behind); a metric of the result (tpmC >= 20000); OP is <=, <, >= or >";
 
     /** What an objective looks like, as a refusal says it. */
     public static final String SYNTAX = SYNTAX_IN_HELP.replace("%%", "%");
+
+    /**
+     * The metric {@code lag} reads: the most an open-loop run fell behind its schedule in its measured phases, in ms,
+     * which the CLI's {@code Benchmark} adds to every open-loop result.
+     */
+    public static final String SCHEDULE_LAG = "scheduleLagMaxMs";
 
     private static final Pattern FORM = Pattern.compile("\\s*(.+?)\\s*(<=|>=|<|>)\\s*(.+?)\\s*");
     private static final Pattern CALL = Pattern.compile("([A-Za-z0-9_./]+)\\s*(?:\\(\\s*([^()]*?)\\s*\\))?");
@@ -107,6 +118,12 @@ public record Objective(String text, Measure measure, String name, double percen
         if (lower.equals("ops/s") || lower.equals("tps")) {
             noUnit(text, unit, "operations a second");
             return new Objective(text, Measure.THROUGHPUT, name, 0, atMost, strict, number);
+        }
+        if (lower.equals("lag")) {
+            if (name != null) {
+                throw new IllegalArgumentException("'" + text + "': lag is the whole schedule's; leave out the operation");
+            }
+            return new Objective(text, Measure.LAG, null, 0, atMost, strict, millis(text, number, unit));
         }
         if (lower.equals("errors")) {
             double share = switch (unit) {
@@ -210,6 +227,8 @@ public record Objective(String text, Measure measure, String name, double percen
                 long missed = ops.stream().mapToLong(o -> o.errors() + o.unissued()).sum();
                 return due == 0 ? Optional.empty() : Optional.of((double) missed / due);
             }
+            case LAG:
+                return Optional.ofNullable(r.metrics().get(SCHEDULE_LAG));
             default:
                 return Optional.ofNullable(r.metrics().get(name));
         }
@@ -230,6 +249,7 @@ public record Objective(String text, Measure measure, String name, double percen
             case METRIC -> "the result has no metric '" + name + "' (it has: " + String.join(", ", r.metrics().keySet())
                     + ")";
             case THROUGHPUT -> "nothing was measured";
+            case LAG -> "a closed-loop run has no schedule to fall behind (give it --rate)";
             default -> "no " + (name == null ? "operation" : "'" + name + "'") + " was measured";
         };
     }

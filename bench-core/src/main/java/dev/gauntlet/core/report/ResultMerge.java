@@ -392,6 +392,7 @@ public final class ResultMerge {
                 case SERVER -> median(values);
                 case PER_OPERATION -> operations > 0 ? java.util.Arrays.stream(totals).sum() / operations : null;
                 case SERVER_PER_OPERATION -> operations > 0 ? median(totals) / operations : null;
+                case MAX -> java.util.Arrays.stream(values).max().orElse(0);
                 case NONE -> null;
             };
             if (value != null) {

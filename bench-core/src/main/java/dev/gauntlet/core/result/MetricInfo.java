@@ -55,6 +55,8 @@ public record MetricInfo(Better better, boolean additive, Merge merge) {
          * total (the median of value x operations, as for {@link #SERVER}) over all processes' operations.
          */
         SERVER_PER_OPERATION,
+        /** The worst of the processes' own (the most a driver fell behind its schedule): their largest value. */
+        MAX,
         /** Cannot be merged from the processes' values (a ratio of other things, a confidence interval): dropped. */
         NONE;
 

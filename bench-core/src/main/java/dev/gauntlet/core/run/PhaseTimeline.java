@@ -15,6 +15,10 @@ final class PhaseTimeline {
     private final IntervalClock clock;
     private final List<? extends RoleRun<?>> roles;
     private final RunStop stop;
+    /** How often the schedule's lag is sampled in the measured phases. */
+    static final long LAG_SAMPLE_MILLIS = 20;
+    private static final long LAG_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(LAG_SAMPLE_MILLIS);
+    private long mostLagNanos;
     PhaseTimeline(List<PhasePlan> timeline, IntervalClock clock, List<? extends RoleRun<?>> roles, RunStop stop) {
         this.timeline = timeline;
         this.clock = clock;
@@ -30,12 +34,20 @@ final class PhaseTimeline {
     void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
         timeline.stream().filter(p -> p.until() != null).forEach(p -> p.until().runStarts(this::scheduleLagNanos));
         long nextAsk = clock.start();
+        boolean openLoop = roles.stream().anyMatch(r -> r.role.openLoop());
+        long nextLagSample = clock.start();
         while (stop.goesOn()) {
             long now = System.nanoTime();
             if (now >= clock.end()) {
                 return;
             }
             int phase = accounts.phaseIndex;
+            if (openLoop && now >= nextLagSample) {
+                nextLagSample = now + LAG_SAMPLE_NANOS;
+                if (timeline.get(phase).measured()) {
+                    mostLagNanos = Math.max(mostLagNanos, scheduleLagNanos());
+                }
+            }
             Condition until = timeline.get(phase).until();
             if (until != null && now >= nextAsk) {
                 nextAsk = now + TimeUnit.MILLISECONDS.toNanos(Condition.POLL_MILLIS);
@@ -49,6 +61,9 @@ final class PhaseTimeline {
                 }
             }
             long next = until == null ? accounts.nextClose() : Math.min(accounts.nextClose(), nextAsk);
+            if (openLoop) {
+                next = Math.min(next, nextLagSample);
+            }
             if (now < next) {
                 stop.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now)));
                 continue;
@@ -90,7 +105,15 @@ final class PhaseTimeline {
     }
 
     /**
-     * How late the oldest due operation no client has started is, across the open-loop roles still issuing: the next
+     * The most the open-loop schedule was behind in the measured phases, sampled every {@value #LAG_SAMPLE_MILLIS} ms
+     * ({@link #scheduleLagNanos}); -1 for a closed-loop run, which has no schedule.
+     */
+    long mostScheduleLagNanos() {
+        return roles.stream().anyMatch(r -> r.role.openLoop()) ? mostLagNanos : -1;
+    }
+
+    /**
+     * How late the oldest due operation no client has taken up is, across the open-loop roles still issuing: the next
      * slot of each role's schedule that no client has taken, against now; 0 when every one is in the future.
      */
     private long scheduleLagNanos() {

@@ -20,12 +20,14 @@ import java.util.Map;
  * @param fatalError  the message of the failure that stopped the run, or null
  * @param observations latencies the operations observed (e.g. end to end), over the measured phase, by name
  * @param gauges       values the operations reported (e.g. lag), over the measured phase, by name
+ * @param mostScheduleLagNanos the most an open-loop schedule was behind in the measured phases (the age of the oldest
+ *                     due operation no client had taken up), sampled; -1 for a closed-loop run
  */
 public record RunRecord(Instant startedAt, Instant endedAt, double measuredSeconds,
                         List<OperationResult> operations, List<Interval> intervals, List<Phase> phases,
                         List<ErrorCount> errors, String stopReason, String fatalError, long unfinishedOperations,
                         Map<String, Timing> observations, Map<String, GaugeSummary> gauges, List<RoleResult> roles,
-                        List<DisruptionRecord> disruptions) {
+                        List<DisruptionRecord> disruptions, long mostScheduleLagNanos) {
 
     public boolean failed() {
         return fatalError != null;

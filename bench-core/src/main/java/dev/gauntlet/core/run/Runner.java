@@ -140,7 +140,7 @@ public final class Runner<S> {
         double measured = accounts.measuredSeconds();
         return new RunRecord(startedAt, endedAt, measured, accounts.totals(), accounts.intervals.intervals(),
                 accounts.phases, stats.errors(), stopReason, stop.fatalError(), unfinished, accounts.observations(),
-                accounts.gaugeTotals, roster.results(measured), disrupted);
+                accounts.gaugeTotals, roster.results(measured), disrupted, phases.mostScheduleLagNanos());
     }
 
     /** Closing is best effort: the run's figures are already taken. */

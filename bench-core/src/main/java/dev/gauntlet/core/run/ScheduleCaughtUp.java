@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * An open-loop run's schedule has caught up: for {@link #HOLD} no due operation has waited more than {@link #LATE}
- * for a client to start it. What a priming waits for before the measured phase of a search's step, so the backlog a
+ * for a client to take it up ({@link ScheduleLag}). What a priming waits for before the measured phase of a search's step, so the backlog a
  * rate near saturation builds while the driver warms up is not carried into the measured phase: a step whose priming
  * ends at its limit with the schedule still behind {@linkplain #caughtUp() says so}, and is a step the system did not
  * sustain rather than one mismeasured. A closed-loop run is never behind.

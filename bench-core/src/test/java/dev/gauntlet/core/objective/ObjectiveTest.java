@@ -79,6 +79,8 @@ class ObjectiveTest {
         assertRefused("p99() <= 1ms", "'p99() <= 1ms': name an operation between the parentheses, or leave them out "
                 + "for all operations");
         assertRefused("p99 <= fast", "'p99 <= fast': 'fast' is not a number");
+        assertRefused("lag(op) <= 1s", "'lag(op) <= 1s': lag is the whole schedule's; leave out the operation");
+        assertRefused("lag <= 100", "'lag <= 100': give the latency's unit (us, ms or s)");
         IllegalArgumentException noOp = assertThrows(IllegalArgumentException.class, () -> Objective.parse("p99 = 5ms"));
         assertTrue(noOp.getMessage().startsWith("'p99 = 5ms' is not an objective (MEASURE OP BOUND: "), noOp.getMessage());
     }

@@ -1,10 +1,12 @@
 package dev.gauntlet.core.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gauntlet.core.cli.Benchmark;
 import dev.gauntlet.core.cli.RunSpec;
+import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.result.RunResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -59,6 +61,22 @@ class ScheduleCaughtUpTest {
         assertTrue(p99(waited) < 50, "no backlog measured after the priming caught up: p99 " + p99(waited) + " ms");
         assertTrue(String.valueOf(waited.parameters().get("primeEnded")).startsWith("after "),
                 "the priming ended when the schedule caught up, before its limit: " + waited.parameters());
+        // The most the schedule fell behind in the measured phase, and --slo 'lag <= 100ms' judged on it.
+        Objective lag = Objective.parse("lag <= 100ms");
+        assertTrue(lag(fixed) > 100, "the fixed priming's backlog, measured: " + lag(fixed) + " ms");
+        assertFalse(lag.judge(fixed).met());
+        assertTrue(lag(waited) < 50, "nothing behind after the caught-up priming: " + lag(waited) + " ms");
+        assertTrue(lag.judge(waited).met());
+        RunResult closed = new Benchmark("bench-test", "test", List.of("run"), new PrintStream(new ByteArrayOutputStream()))
+                .run(RunSpec.of(RunPlan.closedLoop(2, Duration.ofMillis(300)), coldServer(), SyntheticTarget.direct())
+                        .out(tmp.resolve("closed")));
+        assertFalse(closed.metrics().containsKey(Objective.SCHEDULE_LAG), "a closed loop has no schedule");
+        assertEquals("not measured: a closed-loop run has no schedule to fall behind (give it --rate)",
+                lag.judge(closed).value());
+    }
+
+    private static double lag(RunResult r) {
+        return r.metrics().get(Objective.SCHEDULE_LAG);
     }
 
     @Test
