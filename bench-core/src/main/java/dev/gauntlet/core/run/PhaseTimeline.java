@@ -19,11 +19,14 @@ final class PhaseTimeline {
     static final long LAG_SAMPLE_MILLIS = 20;
     private static final long LAG_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(LAG_SAMPLE_MILLIS);
     private long mostLagNanos;
+    /** Whether any role runs on a schedule (the lag is sampled only then). */
+    private final boolean openLoop;
     PhaseTimeline(List<PhasePlan> timeline, IntervalClock clock, List<? extends RoleRun<?>> roles, RunStop stop) {
         this.timeline = timeline;
         this.clock = clock;
         this.roles = roles;
         this.stop = stop;
+        this.openLoop = roles.stream().anyMatch(r -> r.role.openLoop());
     }
 
     /**
@@ -34,7 +37,6 @@ final class PhaseTimeline {
     void closeIntervalsUntilTheEnd(IntervalAccounts accounts) throws InterruptedException {
         timeline.stream().filter(p -> p.until() != null).forEach(p -> p.until().runStarts(this::scheduleLagNanos));
         long nextAsk = clock.start();
-        boolean openLoop = roles.stream().anyMatch(r -> r.role.openLoop());
         long nextLagSample = clock.start();
         while (stop.goesOn()) {
             long now = System.nanoTime();
@@ -109,7 +111,7 @@ final class PhaseTimeline {
      * ({@link #scheduleLagNanos}); -1 for a closed-loop run, which has no schedule.
      */
     long mostScheduleLagNanos() {
-        return roles.stream().anyMatch(r -> r.role.openLoop()) ? mostLagNanos : -1;
+        return openLoop ? mostLagNanos : -1;
     }
 
     /**

@@ -61,6 +61,8 @@ public final class RateSearch<P> implements RunSearch<P> {
     private final List<Double> targets = new ArrayList<>();
     /** The most the search may try ({@link Pacing#most}), as it last read it. */
     private double most = Double.POSITIVE_INFINITY;
+    /** The verdicts of the steps judged so far (the raw step has none). */
+    private final List<StepVerdict> judged = new ArrayList<>();
     /** Each step's priming condition, or null where it had none (the unthrottled step's is the workload's own). */
     private final List<ScheduleCaughtUp> primings = new ArrayList<>();
 
@@ -86,8 +88,8 @@ public final class RateSearch<P> implements RunSearch<P> {
     /**
      * A capacity search as a run's options ask for it: from {@code --rate} (else a share of the raw rate), by
      * {@code --rate-step} to {@code --rate-resolution}, judged by the pacing's own objectives and {@code objectives}
-     * ({@code --slo}) or, when there are neither, by the workload's {@code defaults}. Refused in one line where it cannot run: it makes its own runs, one
-     * after another, in one process, each for {@code --duration}.
+     * ({@code --slo}) or, when there are neither, by the workload's {@code defaults}. Refused in one line where it
+     * cannot run: it makes its own runs, one after another, in one process, each for {@code --duration}.
      */
     public static <P> RateSearch<P> of(RunOptions options, RunPlan base, List<Objective> objectives,
                                        List<String> defaults, Pacing<P> pacing, boolean experiment) {
@@ -191,13 +193,13 @@ public final class RateSearch<P> implements RunSearch<P> {
                 .mapToDouble(StepVerdict::target).max();
     }
 
-    /** The judged steps' verdicts, in order (an unthrottled first step has none). */
+    /** The judged steps' verdicts, in order (an unthrottled first step has none); each step is judged once. */
     public List<StepVerdict> verdicts(List<RunResult> done) {
-        List<StepVerdict> v = new ArrayList<>();
-        for (int i = pacing.probesRaw() ? 1 : 0; i < done.size(); i++) {
-            v.add(verdict(i, done.get(i)));
+        int first = pacing.probesRaw() ? 1 : 0;
+        for (int i = first + judged.size(); i < done.size(); i++) {
+            judged.add(verdict(i, done.get(i)));
         }
-        return v;
+        return List.copyOf(judged.subList(0, Math.max(0, done.size() - first)));
     }
 
     private StepVerdict verdict(int i, RunResult r) {
@@ -226,7 +228,8 @@ public final class RateSearch<P> implements RunSearch<P> {
             return Optional.of(String.format(Locale.ROOT, "unthrottled: %s %s", rate(pacing.achieved(done.get(0))),
                     pacing.unit()));
         }
-        StepVerdict v = verdict(done.size() - 1, done.get(done.size() - 1));
+        List<StepVerdict> verdicts = verdicts(done);
+        StepVerdict v = verdicts.get(verdicts.size() - 1);
         return Optional.of(String.format(Locale.ROOT, "%s %s: %s", rate(v.target()), pacing.unit(),
                 v.met() ? "met the objectives (" + values(v) + ")" : "missed: " + String.join("; ", v.failures())));
     }

@@ -26,7 +26,6 @@ import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.Workload;
 import dev.gauntlet.core.search.Pacing;
 import dev.gauntlet.core.search.RateSearch;
-import dev.gauntlet.core.search.RunSearch;
 import dev.gauntlet.core.search.SearchRun;
 import dev.gauntlet.sql.Database;
 import dev.gauntlet.sql.JdbcTarget;
@@ -125,7 +124,7 @@ public final class SqlBenchmark<P> {
     private ExperimentOptions experimentOptions;
     private List<Dimension> dimensions = List.of();
     private String experimentNotes = "";
-    private RunSearch<P> search;
+    private RateSearch<P> search;
     /** How a capacity search's steps are paced and judged beyond the objectives (default: the plan's rate). */
     private Pacing<P> pacing = Pacing.plan();
     /** The objectives a search judges by when {@code --slo} gives none; empty: it needs {@code --slo}. */
@@ -317,14 +316,14 @@ public final class SqlBenchmark<P> {
             search = rates;
         }
         options.standby();
-        if (options.startAt() != null && (experiment != null || search != null)) {
-            throw new BadInputException("--start-at starts one run: it cannot be combined with an experiment or a search");
+        // A search refused these itself (RateSearch.of), naming its own option.
+        if (options.startAt() != null && experiment != null) {
+            throw new BadInputException("--start-at starts one run: it cannot be combined with an experiment");
         }
         if (options.planFile() != null) {
-            if (experiment != null || search != null) {
+            if (experiment != null) {
                 throw new BadInputException("--plan runs once: it cannot be combined with an experiment "
-                        + "(--experiment, several --pool modes or the workload's dimension options)"
-                        + (search != null ? " or a search" : ""));
+                        + "(--experiment, several --pool modes or the workload's dimension options)");
             }
             options.requireStartAtToSplit("the plan's phases and disruptions run on one timeline from it");
             adversity = AdversityRun.prepare(options, connection);
