@@ -102,6 +102,16 @@ final class QueuePacing implements Pacing<RunCommand.Setup> {
         return why;
     }
 
+    /** The slowest consumer group's read share and the lag at the step's end, for the step's line and search.md. */
+    @Override
+    public List<String> figures(RunResult r) {
+        double written = achieved(r);
+        double slowest = reads.values().stream()
+                .mapToDouble(op -> written > 0 ? Throughput.readMsgPerSecond(r, op) / written : 0).min().orElse(0);
+        return List.of(String.format(Locale.ROOT, "slowest group read %.1f%%", 100 * slowest),
+                String.format(Locale.ROOT, "lag at end %.2f s", finalLagMs(r) / 1000));
+    }
+
     /** The largest lag gauge (milliseconds) in the last measured interval; 0 when none was recorded. */
     private static double finalLagMs(RunResult r) {
         List<Interval> intervals = r.intervals();

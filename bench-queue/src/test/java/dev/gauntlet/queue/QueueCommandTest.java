@@ -157,6 +157,7 @@ class QueueCommandTest {
         assertTrue(summary.contains("Unthrottled (the clients back to back): "), summary);
         assertTrue(summary.contains("Objectives: `p99(write) <= 1ms`"), summary);
         assertTrue(summary.contains("every consumer group reads at least 97% of what was written"), summary);
+        assertTrue(summary.contains("| slowest group read "), "each step's groups, in the table: " + summary);
         RunResult raw = ResultFile.read(out.resolve("step-01-unthrottled"));
         assertEquals("unthrottled", raw.variant());
         // The raw step, then 40, 20 and 10 msg/s (one batch a second: it cannot halve further).
