@@ -7,7 +7,9 @@ import java.util.Locale;
  * A share of what a run did that the mix audit judges (clauses 5.2.3 and 9.2.2.5), e.g. New-Order rollbacks
  * out of New-Orders. The spec's band holds for runs of hours; a shorter correct run strays out of it by chance
  * alone, so the share also passes inside the {@link BinomialInterval} around the share the workload draws,
- * which fails a correct run at most 1 time in 1,000. A sample too small for that interval to exclude "none"
+ * which fails a correct run at most 1 time in 100,000 ({@link #FALSE_ALARMS}): the audit judges nine such shares, so a
+ * correct run fails the whole audit at most 1 time in 10,000 (at 1 in 1,000 a share, about 1 correct run in 200
+ * failed somewhere, and a CI that makes forty short runs failed every few days). A sample too small for that interval to exclude "none"
  * and "all" is SKIP: the test would then accept a workload that never did the thing. A sample larger than the
  * interval can count ({@link BinomialInterval#MOST_TRIALS}) comes from a run of many hours: the band alone judges it.
  *
@@ -20,6 +22,12 @@ import java.util.Locale;
  */
 record AuditedShare(String name, String what, String of, double drawnPercent, double specLo, double specHi) {
 
+    /** How often a correct run falls outside one share's interval, at most. */
+    static final double FALSE_ALARMS = 0.00001;
+
+    /** How details name the interval. */
+    static final String INTERVAL = BinomialInterval.name(FALSE_ALARMS);
+
     Check judge(long part, long whole) {
         if (whole == 0) {
             return Check.skip(name, "no " + of + " ran");
@@ -30,21 +38,21 @@ record AuditedShare(String name, String what, String of, double drawnPercent, do
                 : String.format(Locale.ROOT, "%.2f-%.2f%%", specLo, specHi);
         if (whole > BinomialInterval.MOST_TRIALS) {
             String detail = String.format(Locale.ROOT, "%s %.2f%% of %,d %s; accepted %s (spec; no %s past %,d %s)",
-                    what, pct, whole, of, spec, BinomialInterval.NAME, BinomialInterval.MOST_TRIALS, of);
+                    what, pct, whole, of, spec, INTERVAL, BinomialInterval.MOST_TRIALS, of);
             return inSpec ? Check.pass(name, detail) : Check.fail(name, detail);
         }
-        BinomialInterval interval = BinomialInterval.around(drawnPercent / 100, whole);
+        BinomialInterval interval = BinomialInterval.around(drawnPercent / 100, whole, FALSE_ALARMS);
         if (interval.vacuous()) {
             return Check.skip(name, String.format(Locale.ROOT, "%,d %s are too few: the %s around the drawn %.2f%% "
                             + "(%.2f%%..%.2f%%) would accept none or all of them; needs at least %,d", whole, of,
-                    BinomialInterval.NAME, drawnPercent, interval.loPercent(), interval.hiPercent(),
-                    BinomialInterval.leastMeaningfulSample(drawnPercent / 100)));
+                    INTERVAL, drawnPercent, interval.loPercent(), interval.hiPercent(),
+                    BinomialInterval.leastMeaningfulSample(drawnPercent / 100, FALSE_ALARMS)));
         }
         boolean accepted = inSpec || interval.accepts(part);
         String detail = String.format(Locale.ROOT, "%s %.2f%% of %,d %s; accepted %.2f%%..%.2f%% (spec %s; %s around "
                         + "the drawn %.2f%%: %.2f%%..%.2f%%)", what, pct, whole, of,
                 Math.min(specLo, interval.loPercent()), Math.max(specHi, interval.hiPercent()), spec,
-                BinomialInterval.NAME, drawnPercent, interval.loPercent(), interval.hiPercent());
+                INTERVAL, drawnPercent, interval.loPercent(), interval.hiPercent());
         return accepted ? Check.pass(name, detail) : Check.fail(name, detail);
     }
 }

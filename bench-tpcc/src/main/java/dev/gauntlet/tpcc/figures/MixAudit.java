@@ -19,8 +19,8 @@ import java.util.Locale;
  * by-name order status, skipped deliveries.
  *
  * <p>Every share the workload draws at random is judged as an {@link AuditedShare}: within the spec's band or
- * within the 99.9% binomial interval around the drawn share, so a correct run fails each at most 1 time in
- * 1,000 however short it is, and SKIP while the sample is too small for that to mean anything. The remote
+ * within the 99.999% binomial interval around the drawn share, so a correct run fails each at most 1 time in
+ * 100,000 and the whole audit at most 1 time in 10,000, however short it is, and SKIP while the sample is too small for that to mean anything. The remote
  * shares are SKIP with a single active warehouse, where nothing can be remote. The two figures that are not
  * drawn shares (lines per order, a mean; skipped deliveries, a limit) keep a fixed minimum sample.
  */

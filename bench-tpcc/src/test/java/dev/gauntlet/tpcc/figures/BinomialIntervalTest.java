@@ -12,6 +12,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class BinomialIntervalTest {
 
+    /** The tables below are the 99.9% interval's: its bounds were checked independently (see the table). */
+    private static final double LEVEL = 0.001;
+
     @Test
     void boundsAreTheExactBinomialQuantiles() {
         // Computed independently from the binomial probabilities (lgamma): the largest lo with P(X < lo) <= 0.0005
@@ -51,25 +54,25 @@ class BinomialIntervalTest {
 
     @Test
     void theIntervalIsVacuousUntilItExcludesNoneAndAll() {
-        assertEquals(757, BinomialInterval.leastMeaningfulSample(0.01));
-        assertTrue(BinomialInterval.around(0.01, 756).vacuous(), "0 of 756 happens more than 1 in 2,000 runs");
-        assertFalse(BinomialInterval.around(0.01, 757).vacuous());
-        assertEquals(15, BinomialInterval.leastMeaningfulSample(0.60));
-        assertTrue(BinomialInterval.around(0.60, 14).vacuous(), "14 of 14 happens more than 1 in 2,000 runs");
-        assertFalse(BinomialInterval.around(0.60, 15).vacuous());
-        assertTrue(BinomialInterval.around(0.60, 0).vacuous());
+        assertEquals(757, BinomialInterval.leastMeaningfulSample(0.01, LEVEL));
+        assertTrue(BinomialInterval.around(0.01, 756, LEVEL).vacuous(), "0 of 756 happens more than 1 in 2,000 runs");
+        assertFalse(BinomialInterval.around(0.01, 757, LEVEL).vacuous());
+        assertEquals(15, BinomialInterval.leastMeaningfulSample(0.60, LEVEL));
+        assertTrue(BinomialInterval.around(0.60, 14, LEVEL).vacuous(), "14 of 14 happens more than 1 in 2,000 runs");
+        assertFalse(BinomialInterval.around(0.60, 15, LEVEL).vacuous());
+        assertTrue(BinomialInterval.around(0.60, 0, LEVEL).vacuous());
     }
 
     @Test
     void aVeryLongRunIsCheapAndTheTrialsEndAtTheLibrarysInt() {
         // A billion order lines: the library's inverses bisect its regularized beta, with no sum over the counts.
-        BinomialInterval lines = BinomialInterval.around(0.01, 1_000_000_000L);
+        BinomialInterval lines = BinomialInterval.around(0.01, 1_000_000_000L, LEVEL);
         assertTrue(lines.accepts(10_000_000) && lines.accepts(9_990_000), lines::toString);
         assertFalse(lines.accepts(9_980_000) || lines.accepts(10_020_000), lines::toString);
-        BinomialInterval most = BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS);
+        BinomialInterval most = BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS, LEVEL);
         assertTrue(most.accepts(Math.round(0.01 * Integer.MAX_VALUE)), most::toString);
         assertThrows(IllegalArgumentException.class,
-                () -> BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS + 1));
+                () -> BinomialInterval.around(0.01, BinomialInterval.MOST_TRIALS + 1, LEVEL));
     }
 
     @Test
@@ -78,13 +81,27 @@ class BinomialIntervalTest {
         long whole = 3_000_000_000L;
         Check within = rollbacks.judge(whole / 100, whole);
         assertEquals(Check.Status.PASS, within.status(), within::toString);
-        assertEquals("rollbacks 1.00% of 3,000,000,000 New-Orders; accepted 0.90-1.10% (spec; no 99.9% binomial "
+        assertEquals("rollbacks 1.00% of 3,000,000,000 New-Orders; accepted 0.90-1.10% (spec; no 99.999% binomial "
                 + "interval past 2,147,483,647 New-Orders)", within.detail());
         assertEquals(Check.Status.FAIL, rollbacks.judge(whole / 50, whole).status());
     }
 
+    @Test
+    void anIntervalIsNamedByItsLevelAndTheAuditsIsTheTighterOne() {
+        assertEquals("99.9% binomial interval", BinomialInterval.name(0.001));
+        assertEquals("99.999% binomial interval", BinomialInterval.name(AuditedShare.FALSE_ALARMS));
+        // Nine shares at 1 in 100,000 each: a correct run fails the audit at most 1 time in 10,000.
+        assertTrue(9 * AuditedShare.FALSE_ALARMS <= 0.0001);
+        // The tighter level needs more trials before "none" is rare enough, and accepts more around the share.
+        assertEquals(1_215, BinomialInterval.leastMeaningfulSample(0.01, AuditedShare.FALSE_ALARMS));
+        BinomialInterval wider = BinomialInterval.around(0.01, 10_000, AuditedShare.FALSE_ALARMS);
+        BinomialInterval narrower = BinomialInterval.around(0.01, 10_000, LEVEL);
+        assertTrue(wider.lo() < narrower.lo() && wider.hi() > narrower.hi(), wider + " vs " + narrower);
+        assertThrows(IllegalArgumentException.class, () -> BinomialInterval.around(0.01, 10, 0));
+    }
+
     private static void assertBounds(double p, long n, long lo, long hi) {
-        BinomialInterval interval = BinomialInterval.around(p, n);
+        BinomialInterval interval = BinomialInterval.around(p, n, LEVEL);
         assertEquals(lo, interval.lo(), interval::toString);
         assertEquals(hi, interval.hi(), interval::toString);
     }

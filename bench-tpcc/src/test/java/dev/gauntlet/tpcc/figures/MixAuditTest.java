@@ -71,13 +71,14 @@ class MixAuditTest {
     @Test
     void aCorrectRunOfTheMinimumSizeOutsideTheLongRunBandPasses() {
         // 1.25% rollbacks of 10,000 New-Orders: 2.5 standard deviations from the 1% drawn, which 1 correct run in
-        // 80 shows; outside the spec's 0.9-1.1%, inside the 99.9% binomial interval.
+        // 80 shows; outside the spec's 0.9-1.1%, inside the 99.999% binomial interval. Its bounds here and below were
+        // summed independently from lgamma weights: 59..147 of 10,000, 141..265 of 20,000, 59,315..60,684 of 100,000.
         List<Check> checks = MixAudit.checks(Counts.of(4, 10_000, 125, 98_750, 988, 10_000, 1_500, 6_000).run());
 
         Check rollbacks = check(checks, "9.2.2 New-Order rollbacks");
         assertEquals(Check.Status.PASS, rollbacks.status(), rollbacks::toString);
-        assertEquals("rollbacks 1.25% of 10,000 New-Orders; accepted 0.69%..1.34% (spec 0.90-1.10%; 99.9% "
-                + "binomial interval around the drawn 1.00%: 0.69%..1.34%)", rollbacks.detail());
+        assertEquals("rollbacks 1.25% of 10,000 New-Orders; accepted 0.59%..1.47% (spec 0.90-1.10%; 99.999% "
+                + "binomial interval around the drawn 1.00%: 0.59%..1.47%)", rollbacks.detail());
     }
 
     @Test
@@ -87,8 +88,8 @@ class MixAuditTest {
 
         Check rollbacks = check(checks, "9.2.2 New-Order rollbacks");
         assertEquals(Check.Status.FAIL, rollbacks.status(), rollbacks::toString);
-        assertEquals("rollbacks 2.00% of 20,000 New-Orders; accepted 0.78%..1.24% (spec 0.90-1.10%; 99.9% "
-                + "binomial interval around the drawn 1.00%: 0.78%..1.24%)", rollbacks.detail());
+        assertEquals("rollbacks 2.00% of 20,000 New-Orders; accepted 0.71%..1.33% (spec 0.90-1.10%; 99.999% "
+                + "binomial interval around the drawn 1.00%: 0.71%..1.33%)", rollbacks.detail());
     }
 
     @Test
@@ -102,8 +103,8 @@ class MixAuditTest {
         assertEquals(Check.Status.FAIL, status(checks, "9.2.2 remote Payments"));
         Check byName = check(checks, "9.2.2 Payments by last name");
         assertEquals(Check.Status.FAIL, byName.status());
-        assertEquals("by last name 50.00% of 100,000 Payments; accepted 57.00%..63.00% (spec 57.00-63.00%; 99.9% "
-                + "binomial interval around the drawn 60.00%: 59.49%..60.51%)", byName.detail());
+        assertEquals("by last name 50.00% of 100,000 Payments; accepted 57.00%..63.00% (spec 57.00-63.00%; 99.999% "
+                + "binomial interval around the drawn 60.00%: 59.32%..60.68%)", byName.detail());
     }
 
     @Test
@@ -111,8 +112,8 @@ class MixAuditTest {
         // Payment 10,000 of 23,230 transactions: 43.05%, above the spec's 43% minimum.
         List<Check> checks = MixAudit.checks(Counts.of(4, 10_000, 100, 98_000, 980, 10_230, 1_500, 6_000).run());
 
-        assertEquals("Payment 44.04% of 23,230 transactions; accepted 42.41%..100.00% (spec at least 43.00%; 99.9% "
-                + "binomial interval around the drawn 43.48%: 42.41%..44.55%)",
+        assertEquals("Payment 44.04% of 23,230 transactions; accepted 42.04%..100.00% (spec at least 43.00%; 99.999% "
+                + "binomial interval around the drawn 43.48%: 42.04%..44.92%)",
                 check(checks, "5.2.3 Payment share of the mix").detail());
     }
 
@@ -132,9 +133,9 @@ class MixAuditTest {
 
         Check rollbacks = check(small, "9.2.2 New-Order rollbacks");
         assertEquals(Check.Status.SKIP, rollbacks.status());
-        assertEquals("500 New-Orders are too few: the 99.9% binomial interval around the drawn 1.00% "
-                + "(0.00%..2.80%) would accept none or all of them; needs at least 757", rollbacks.detail());
-        assertEquals(Check.Status.PASS, status(small, "9.2.2 Payments by last name"), "60% needs only 15 Payments");
+        assertEquals("500 New-Orders are too few: the 99.999% binomial interval around the drawn 1.00% "
+                + "(0.00%..3.40%) would accept none or all of them; needs at least 1,215", rollbacks.detail());
+        assertEquals(Check.Status.PASS, status(small, "9.2.2 Payments by last name"), "60% needs only 24 Payments");
         Check none = check(MixAudit.checks(Counts.of(4, 5, 0, 50, 0, 5, 0, 3).run()),
                 "9.2.2 Order-Status by last name");
         assertEquals(Check.Status.SKIP, none.status());
@@ -165,11 +166,11 @@ class MixAuditTest {
 
     /**
      * The point of the statistical test: correct runs of the minimum size (10,000 New-Orders in 23,000
-     * transactions) fail each share about once per thousand runs, where the spec's bands, meant for runs of
-     * hours, fail almost every other run.
+     * transactions) fail the audit at most once in 10,000 runs (each share once in 100,000), where the spec's
+     * bands, meant for runs of hours, fail almost every other run.
      */
     @Test
-    void correctRunsFailEachShareAtMostAboutOnceInAThousand() {
+    void correctRunsAlmostNeverFailTheAudit() {
         SplittableRandom random = new SplittableRandom(20_261_122);
         int audits = 2_000;
         int failedAudits = 0;
@@ -183,12 +184,9 @@ class MixAuditTest {
             failedAudits += failed.isEmpty() ? 0 : 1;
             outsideABand += outsideTheSpecBands(run) ? 1 : 0;
         }
-        // At most 1 in 1,000 is 2 of these 2,000 per share, give or take chance: a handful at most.
-        failuresByShare.forEach((share, failures) -> assertTrue(failures <= 5, share + " failed " + failures
-                + " of " + audits + " correct runs: " + failuresByShare));
-        // Nine shares are judged: at most 9 runs in 1,000 fail any of them.
-        assertTrue(failedAudits <= audits * 9 / 1_000, failedAudits + " of " + audits + " correct runs failed: "
-                + failuresByShare);
+        // At most 1 in 10,000 is 0.2 of these 2,000 runs: one at most, by chance. (At 1 in 1,000 a share, as the
+        // audit once judged, about 18 of them failed: a CI making forty short runs failed every few days.)
+        assertTrue(failedAudits <= 1, failedAudits + " of " + audits + " correct runs failed: " + failuresByShare);
         assertTrue(outsideABand > audits / 4, "the simulated runs are noisy enough to matter: only " + outsideABand
                 + " of " + audits + " fall outside a spec band");
     }
