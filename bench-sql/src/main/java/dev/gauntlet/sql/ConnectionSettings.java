@@ -19,6 +19,11 @@ public final class ConnectionSettings {
     /** Loading, checks and administration run long statements legitimately. */
     public static final Duration ADMIN_SOCKET_TIMEOUT = Duration.ofMinutes(30);
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A watched session's whole startup: connect, TLS and authentication (libpq's {@code connect_timeout} bounds the
+     * same); as long as a statement may take, since a server this slow to let a session in is stalled as well.
+     */
+    public static final Duration STARTUP_LIMIT = SESSION_SOCKET_TIMEOUT;
 
     private final String url;
     private final String user;
@@ -83,14 +88,33 @@ public final class ConnectionSettings {
     }
 
     /**
-     * A benchmark session without a socket timeout (the JDK then reads without a poll before each wait), for a caller
-     * that watches it instead (a target's session watchdog aborts it when a transaction outlasts
-     * {@link #SESSION_SOCKET_TIMEOUT}); round trips counted as on every session.
+     * A benchmark session with a blocking socket (one read a wait, no poll before it), for a caller that watches it
+     * instead (a target's session watchdog aborts it when a transaction outlasts {@link #SESSION_SOCKET_TIMEOUT}):
+     * no socket timeout, and its startup (connect, TLS, authentication) bounded as a whole by
+     * {@link #STARTUP_LIMIT} rather than by pgjdbc's timed connect, TLS answer and handshake, any of which would leave the
+     * JDK's socket non-blocking for good ({@link CountingSockets}); round trips counted as on every session.
      */
     public Connection connectWatched() throws SQLException {
         Properties p = properties(SESSION_SOCKET_TIMEOUT);
         p.setProperty("socketTimeout", "0");
-        return DriverManager.getConnection(url, p);
+        try (CountingSockets.Startup startup = CountingSockets.startup(STARTUP_LIMIT)) {
+            Connection c;
+            try {
+                c = DriverManager.getConnection(url, p);
+            } catch (SQLException e) {
+                throw startup.expired() ? startupTooLong(e) : e;
+            }
+            if (startup.expired()) { // the timer closed the socket just as the startup ended
+                c.close();
+                throw startupTooLong(null);
+            }
+            return c;
+        }
+    }
+
+    private static SQLException startupTooLong(SQLException cause) {
+        return new SQLException("the server did not finish a session's startup (connect, TLS, authentication) within "
+                + STARTUP_LIMIT.toSeconds() + " s", "08001", cause);
     }
 
     /** A connection for loading, checks and administration (long socket timeout). */
