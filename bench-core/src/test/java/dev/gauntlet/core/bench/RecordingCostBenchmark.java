@@ -40,6 +40,7 @@ public class RecordingCostBenchmark {
     @State(Scope.Thread)
     public static class Values {
         long x = System.nanoTime() | 1;
+        int writer;
 
         long next() {
             x ^= x << 13;
@@ -68,7 +69,16 @@ public class RecordingCostBenchmark {
         stats.recordSuccess(value, value >>> 1);
     }
 
-    /** The value generator alone, to subtract from the two above. */
+    /**
+     * One value from a writer slot that moves on every call, over 32 slots sharing the stripes: as 32 virtual workers
+     * record on two carriers, each stripe is written from both cores in turn.
+     */
+    @Benchmark
+    public void recordFromWritersMovingBetweenCores(Values v) {
+        recorder.record(v.next(), v.writer++ & 31);
+    }
+
+    /** The value generator alone, to subtract from the others. */
     @Benchmark
     public void baseline(Values v, Blackhole bh) {
         bh.consume(v.next());
