@@ -160,9 +160,11 @@ class QueueCommandTest {
         assertTrue(summary.contains("| slowest group read "), "each step's groups, in the table: " + summary);
         RunResult raw = ResultFile.read(out.resolve("step-01-unthrottled"));
         assertEquals("unthrottled", raw.variant());
-        // The raw step, then 40, 20 and 10 msg/s (one batch a second: it cannot halve further).
-        assertEquals(4, Files.list(out).filter(p -> p.getFileName().toString().startsWith("step-")).count());
-        assertTrue(Files.isDirectory(out.resolve("step-04-rate-10")), summary);
+        // The raw step, then 40, 20 and 10 msg/s, each twice before it counts as missed (one batch a second: it
+        // cannot halve further).
+        assertEquals(7, Files.list(out).filter(p -> p.getFileName().toString().startsWith("step-")).count());
+        assertTrue(Files.isDirectory(out.resolve("step-06-rate-10")), summary);
+        assertTrue(Files.isDirectory(out.resolve("step-07-again-rate-10")), summary);
     }
 
     @Test

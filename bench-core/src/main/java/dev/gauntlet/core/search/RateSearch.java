@@ -25,8 +25,10 @@ import java.util.OptionalDouble;
  * clients back to back (unthrottled: the raw rate); then steps at rising rates, from a start (or a share of
  * the raw rate) up by a step (or 15% of it), until one misses; then steps halve the gap between
  * the highest rate met and the lowest missed until it is within the resolution (a share of the rate met, at least
- * {@link Pacing#finest}); then a confirmation run at the answer, which must meet the objectives again (a confirmation
- * that misses counts as a miss at that rate, and the search goes on below it). At most {@value #MAX_STEPS} runs.
+ * {@link Pacing#finest}); then a confirmation run at the answer, which must meet the objectives again. A rate counts
+ * as missed only when it missed twice: a step that misses at a rate for the first time is run again at once, as the
+ * answer is run twice, so one stall of a shared machine (a checkpoint, the JIT) does not decide the search. At most
+ * {@value #MAX_STEPS} runs.
  *
  * <p>A step meets the objectives when it issued {@value #ISSUED_PERCENT}% of its rate, its priming ended with the
  * schedule caught up ({@link ScheduleCaughtUp}: a backlog the priming built is not measured, and a rate whose backlog
@@ -46,7 +48,7 @@ public final class RateSearch<P> implements RunSearch<P> {
         }
     }
 
-    public static final int MAX_STEPS = 16;
+    public static final int MAX_STEPS = 20;
     static final int ISSUED_PERCENT = 95;
     private static final double STEP_SHARE = 0.15;
     /** The least limit an unthrottled step's priming gets when it waits for the compilers to settle. */
@@ -127,14 +129,20 @@ public final class RateSearch<P> implements RunSearch<P> {
         most = pacing.most(prepared);
         double rate;
         boolean confirming = false;
+        boolean again = false;
+        List<StepVerdict> sofar = done.isEmpty() ? List.of() : verdicts(done);
+        StepVerdict latest = sofar.isEmpty() ? null : sofar.get(sofar.size() - 1);
         if (done.isEmpty() && pacing.probesRaw()) {
             rate = 0;
+        } else if (latest != null && !latest.met() && misses(sofar, latest.target()) == 1) {
+            rate = latest.target(); // a first miss at this rate: once more before it counts
+            again = true;
         } else {
             double raw = pacing.probesRaw() ? pacing.achieved(done.get(0)) : most;
             if (!(raw > 0) || Double.isInfinite(raw)) {
                 return null; // nothing ran unthrottled: there is no scale to search on
             }
-            List<StepVerdict> verdicts = verdicts(done);
+            List<StepVerdict> verdicts = sofar;
             double lowestMiss = lowestMiss(verdicts);
             OptionalDouble best = highestMet(verdicts);
             if (verdicts.isEmpty()) {
@@ -153,7 +161,7 @@ public final class RateSearch<P> implements RunSearch<P> {
                 boolean within = Double.isNaN(lowestMiss) // met at the most it may try
                         || lowestMiss - met <= Math.max(pacing.finest(), resolution * met);
                 if (within || rate <= met || rate >= lowestMiss) {
-                    if (verdicts.stream().filter(v -> v.target() == met).count() > 1) {
+                    if (mets(verdicts, met) > 1) {
                         return null; // met twice: the answer
                     }
                     rate = met;
@@ -176,17 +184,28 @@ public final class RateSearch<P> implements RunSearch<P> {
             plan = plan.toBuilder().prime(RAW_PRIME_LIMIT, plan.primeUntil()).build();
         }
         primings.add(caughtUp);
-        String label = rate == 0 ? UNTHROTTLED
-                : String.format(Locale.ROOT, "%s-%.0f", confirming ? "confirm" : pacing.stepLabel(), rate);
+        String label = rate == 0 ? UNTHROTTLED : String.format(Locale.ROOT, "%s-%.0f",
+                confirming ? "confirm" : again ? "again-" + pacing.stepLabel() : pacing.stepLabel(), rate);
         return new Step(label, plan);
     }
 
-    /** The lowest rate a step missed at; NaN when none did. */
-    private static double lowestMiss(List<StepVerdict> verdicts) {
-        return verdicts.stream().filter(v -> !v.met()).mapToDouble(StepVerdict::target).min().orElse(Double.NaN);
+    /** The steps at {@code target} that missed. */
+    private static long misses(List<StepVerdict> verdicts, double target) {
+        return verdicts.stream().filter(v -> v.target() == target && !v.met()).count();
     }
 
-    /** The highest rate met below the lowest miss (a rate missed once counts as missed). */
+    /** The steps at {@code target} that met the objectives. */
+    private static long mets(List<StepVerdict> verdicts, double target) {
+        return verdicts.stream().filter(v -> v.target() == target && v.met()).count();
+    }
+
+    /** The lowest rate missed twice; NaN when none was. */
+    private static double lowestMiss(List<StepVerdict> verdicts) {
+        return verdicts.stream().filter(v -> !v.met() && misses(verdicts, v.target()) > 1)
+                .mapToDouble(StepVerdict::target).min().orElse(Double.NaN);
+    }
+
+    /** The highest rate met below the lowest miss (a rate missed twice counts as missed, whatever else it met). */
     private static OptionalDouble highestMet(List<StepVerdict> verdicts) {
         double miss = lowestMiss(verdicts);
         return verdicts.stream().filter(v -> v.met() && (Double.isNaN(miss) || v.target() < miss))
@@ -284,7 +303,7 @@ public final class RateSearch<P> implements RunSearch<P> {
         }
         List<StepVerdict> verdicts = verdicts(done);
         OptionalDouble best = highestMet(verdicts);
-        boolean confirmed = best.isPresent() && verdicts.stream().filter(v -> v.target() == best.getAsDouble()).count() > 1;
+        boolean confirmed = best.isPresent() && mets(verdicts, best.getAsDouble()) > 1;
         String answer = answer(done);
         md.append("**").append(Character.toUpperCase(answer.charAt(0))).append(answer.substring(1)).append("**")
                 .append(best.isEmpty() ? "" : confirmed ? " (met again by a confirmation run)"
@@ -301,7 +320,8 @@ public final class RateSearch<P> implements RunSearch<P> {
                 .append(pacing.criterion().isEmpty() ? "" : ", and " + pacing.criterion())
                 .append(String.format(Locale.ROOT, ". The search: %s, then rising steps until one misses (or the most "
                         + "it may try is met), then halving the gap between the highest rate met and the lowest missed until it "
-                        + "is within %.0f%% (at least %s %s), then a confirmation run at the answer; at most %d runs, "
+                        + "is within %.0f%% (at least %s %s), then a confirmation run at the answer; a rate counts as "
+                        + "missed when it missed twice (a first miss is run again at once); at most %d runs, "
                         + "each its own directory (`step-NN-...`) with its result and report.%n%n",
                         pacing.probesRaw() ? "an unthrottled run" : "half the most it may try", 100 * resolution,
                         rate(pacing.finest()), pacing.unit(), MAX_STEPS));
