@@ -39,4 +39,42 @@ public interface Condition {
     default void runStarts(ScheduleLag schedule) {
         runStarts();
     }
+
+    /**
+     * Holds when every one of {@code parts} holds: each is asked at every poll (none is skipped, so a part that counts
+     * how long it has held keeps counting), and each hears the intervals and the run's start.
+     */
+    static Condition allOf(Condition... parts) {
+        Condition[] all = parts.clone();
+        return new Condition() {
+            @Override
+            public boolean holds(java.time.Duration inPhase) throws Exception {
+                boolean every = true;
+                for (Condition c : all) {
+                    boolean held;
+                    try {
+                        held = c.holds(inPhase);
+                    } catch (Exception e) {
+                        held = false; // as the runner takes a condition that throws
+                    }
+                    every &= held;
+                }
+                return every;
+            }
+
+            @Override
+            public void observe(Interval closed) {
+                for (Condition c : all) {
+                    c.observe(closed);
+                }
+            }
+
+            @Override
+            public void runStarts(ScheduleLag schedule) {
+                for (Condition c : all) {
+                    c.runStarts(schedule);
+                }
+            }
+        };
+    }
 }

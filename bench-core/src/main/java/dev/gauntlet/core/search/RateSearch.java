@@ -10,6 +10,7 @@ import dev.gauntlet.core.report.MarkdownTable;
 import dev.gauntlet.core.result.Check;
 import dev.gauntlet.core.result.ObjectiveOutcome;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.run.Condition;
 import dev.gauntlet.core.run.RunPlan;
 import dev.gauntlet.core.run.ScheduleCaughtUp;
 import java.util.ArrayList;
@@ -169,14 +170,22 @@ public final class RateSearch<P> implements RunSearch<P> {
                 }
             }
         }
+        boolean firstThrottled = rate > 0 && targets.stream().noneMatch(t -> t > 0);
         targets.add(rate);
         RunPlan plan = pacing.at(prepared, base, rate);
         ScheduleCaughtUp caughtUp = null;
         if (rate > 0 && plan.openLoop() && !plan.prime().isZero()) {
-            // The unthrottled step ran the same code in this JVM at full speed: its priming settled the compilers. A
-            // throttled step's priming waits for its schedule alone. (A closed-loop step keeps the plan's own.)
+            // A throttled step's priming waits for its schedule to catch up. (A closed-loop step keeps the plan's own.)
             caughtUp = new ScheduleCaughtUp();
-            plan = plan.toBuilder().prime(plan.prime(), caughtUp).build();
+            if (firstThrottled && plan.primeUntil() != null) {
+                // The unthrottled step settled the compilers on the clients' back-to-back path, not on the schedule's
+                // (a client waiting for its slot): the first throttled step's priming waits for them again, as long as
+                // the raw step's may, or that step starts behind its schedule on cold code and misses.
+                plan = plan.toBuilder().prime(max(plan.prime(), RAW_PRIME_LIMIT),
+                        Condition.allOf(plan.primeUntil(), caughtUp)).build();
+            } else {
+                plan = plan.toBuilder().prime(plan.prime(), caughtUp).build();
+            }
         }
         if (rate == 0 && plan.primeUntil() != null && plan.prime().compareTo(RAW_PRIME_LIMIT) < 0) {
             // The raw step sets the search's scale: its priming (--prime auto, until the compilers settle) may take
@@ -187,6 +196,10 @@ public final class RateSearch<P> implements RunSearch<P> {
         String label = rate == 0 ? UNTHROTTLED : String.format(Locale.ROOT, "%s-%.0f",
                 confirming ? "confirm" : again ? "again-" + pacing.stepLabel() : pacing.stepLabel(), rate);
         return new Step(label, plan);
+    }
+
+    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The steps at {@code target} that missed. */

@@ -10,8 +10,11 @@ import dev.gauntlet.core.objective.Objective;
 import dev.gauntlet.core.report.CapacityChart;
 import dev.gauntlet.core.result.ResultFile;
 import dev.gauntlet.core.result.RunResult;
+import dev.gauntlet.core.result.OperationResult;
+import dev.gauntlet.core.run.Condition;
 import dev.gauntlet.core.run.Operation;
 import dev.gauntlet.core.run.RunPlan;
+import dev.gauntlet.core.run.ScheduleCaughtUp;
 import dev.gauntlet.core.run.SyntheticTarget;
 import dev.gauntlet.core.run.Workload;
 import java.io.ByteArrayOutputStream;
@@ -152,6 +155,31 @@ class RateSearchTest {
         assertTrue(answer >= 0.75 * raw, "answer " + answer + " for a capacity of " + raw + ": " + steps);
         assertTrue(summary.contains("missed: a stall"), summary);
         assertEquals(ExitCode.OK, s.exit(), s.printed());
+    }
+
+    @Test
+    void theFirstThrottledStepWaitsForTheCompilersAgainBesideItsSchedule() {
+        // The raw step settled the compilers on the back-to-back path; the first step on a schedule runs other code
+        // (clients waiting for their slots), whose compiling took 17 s of priming in a bench-script search.
+        Condition settled = inPhase -> true;
+        RunPlan base = RunPlan.closedLoop(4, Duration.ofSeconds(10)).toBuilder().prime(Duration.ofSeconds(2), settled)
+                .build();
+        RateSearch<Void> search = new RateSearch<>(Pacing.plan(), Objective.parseAll(List.of("p99 <= 50ms")), 0, 0,
+                0.10);
+        RunSearch.Step raw = search.next(null, base, List.of());
+        assertEquals("unthrottled", raw.label());
+        RunResult rawRun = RunResult.builder().measuredSeconds(10)
+                .operations(List.of(OperationResult.of("op", 4_000, 0, 0, 400, null, null, null, null, null))).build();
+        RunSearch.Step first = search.next(null, base, List.of(rawRun));
+        assertEquals("rate-200", first.label());
+        assertEquals(RateSearch.RAW_PRIME_LIMIT, first.plan().prime(), "as long as the raw step's priming may take");
+        assertTrue(first.plan().primeUntil() != settled && !(first.plan().primeUntil() instanceof ScheduleCaughtUp),
+                "the compilers and the schedule: " + first.plan().primeUntil());
+        // The next steps (here the miss run again: nothing was measured) wait for their schedule alone.
+        RunSearch.Step next = search.next(null, base, List.of(rawRun, rawRun));
+        assertEquals("again-rate-200", next.label());
+        assertEquals(Duration.ofSeconds(2), next.plan().prime());
+        assertTrue(next.plan().primeUntil() instanceof ScheduleCaughtUp, String.valueOf(next.plan().primeUntil()));
     }
 
     @Test
