@@ -150,7 +150,8 @@ class QueueCommandTest {
         // A write p99 of 1 ms is out of reach: every throttled step fails, and the rate halves until it cannot.
         CommandRun o = cli(db, "run", "--find-max-rate", "--max-write-p99", "1ms", "--writers", "2", "--partitions", "1",
                 "--consumer-groups", "1", "--readers", "1", "--write-batch", "10", "--payload", "16",
-                "--throttle-writes", "40", "--duration", "2s", "--report-every", "1s", "--out", out.toString());
+                "--throttle-writes", "40", "--duration", "2s", "--report-every", "1s", "--prime", "1s", "--out",
+                out.toString());
         assertEquals(4, o.code(), "no rate met the objectives: " + o.err() + o.out());
         String summary = Files.readString(out.resolve("search.md"));
         assertTrue(summary.contains("**Nothing met the objectives; next step 10 msg/s missed: "), summary);
