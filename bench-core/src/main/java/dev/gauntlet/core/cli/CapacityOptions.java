@@ -31,8 +31,10 @@ public final class CapacityOptions {
                     + "and 'errors <= 0.001' (0.1%%), or the workload's own where its help says so): one run with the clients back to back (the raw rate), then "
                     + "runs of --duration at rising rates (from --rate, else half the raw rate, up by --rate-step) "
                     + "until one misses, then halving the gap until it is within --rate-resolution, then a "
-                    + "confirmation run at the answer. Each throttled step's priming lasts until its schedule has "
-                    + "caught up, so no backlog is measured; a step whose schedule never catches up misses.",
+                    + "confirmation run at the answer. A rate counts as missed when it missed twice (a first miss "
+                    + "runs again at once). Each throttled step's priming lasts until its schedule has caught up "
+                    + "(the first one's also until the compilers settle), so no backlog is measured; a step whose "
+                    + "schedule never catches up misses.",
                     "Each step is a run of its own (step-NN-.../ with its result and report); search.md lists them "
                             + "with the answer in one line, capacity.png and capacity.html draw latency against "
                             + "throughput with the budgets. Exit status 4 when no rate met the objectives."})
