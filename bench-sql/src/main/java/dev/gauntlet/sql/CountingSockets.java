@@ -68,7 +68,7 @@ public final class CountingSockets extends SocketFactory {
      * {@code limit} has passed is closed, so the connect or read it is blocked in fails.
      */
     public static Startup startup(Duration limit) {
-        Startup s = new Startup(System.nanoTime() + limit.toNanos(), limit);
+        Startup s = new Startup(System.nanoTime() + limit.toNanos());
         STARTING.set(s);
         return s;
     }
@@ -79,14 +79,12 @@ public final class CountingSockets extends SocketFactory {
      */
     public static final class Startup implements AutoCloseable {
         private final long deadlineNanos;
-        private final Duration limit;
         private final List<CountingSocket> sockets = new ArrayList<>(1);
         private final List<ScheduledFuture<?>> timers = new ArrayList<>(1);
         private volatile boolean expired;
 
-        private Startup(long deadlineNanos, Duration limit) {
+        private Startup(long deadlineNanos) {
             this.deadlineNanos = deadlineNanos;
-            this.limit = limit;
         }
 
         private void guard(CountingSocket socket) {
@@ -104,10 +102,6 @@ public final class CountingSockets extends SocketFactory {
         /** True when the limit passed with a socket still starting up (which was then closed). */
         public boolean expired() {
             return expired;
-        }
-
-        public Duration limit() {
-            return limit;
         }
 
         @Override
@@ -158,7 +152,7 @@ public final class CountingSockets extends SocketFactory {
     }
 
     /** One connection's socket: written since the last read means the next read completes a round trip. */
-    static final class CountingSocket extends Socket {
+    private static final class CountingSocket extends Socket {
 
         private boolean sent;
         /** The startup this socket connected in, until it ends; set and cleared on the thread that opens the session. */

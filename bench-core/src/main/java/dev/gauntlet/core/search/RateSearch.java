@@ -131,11 +131,11 @@ public final class RateSearch<P> implements RunSearch<P> {
         double rate;
         boolean confirming = false;
         boolean again = false;
-        List<StepVerdict> sofar = done.isEmpty() ? List.of() : verdicts(done);
-        StepVerdict latest = sofar.isEmpty() ? null : sofar.get(sofar.size() - 1);
+        List<StepVerdict> verdicts = verdicts(done);
+        StepVerdict latest = verdicts.isEmpty() ? null : verdicts.get(verdicts.size() - 1);
         if (done.isEmpty() && pacing.probesRaw()) {
             rate = 0;
-        } else if (latest != null && !latest.met() && misses(sofar, latest.target()) == 1) {
+        } else if (latest != null && !latest.met() && misses(verdicts, latest.target()) == 1) {
             rate = latest.target(); // a first miss at this rate: once more before it counts
             again = true;
         } else {
@@ -143,14 +143,13 @@ public final class RateSearch<P> implements RunSearch<P> {
             if (!(raw > 0) || Double.isInfinite(raw)) {
                 return null; // nothing ran unthrottled: there is no scale to search on
             }
-            List<StepVerdict> verdicts = sofar;
             double lowestMiss = lowestMiss(verdicts);
             OptionalDouble best = highestMet(verdicts);
             if (verdicts.isEmpty()) {
                 rate = Math.min(most, pacing.round(start > 0 ? start : pacing.startShare() * raw));
-            } else if (Double.isNaN(lowestMiss) && verdicts.get(verdicts.size() - 1).target() < most) {
+            } else if (Double.isNaN(lowestMiss) && latest.target() < most) {
                 double by = step > 0 ? step : STEP_SHARE * raw;
-                rate = Math.min(most, pacing.round(verdicts.get(verdicts.size() - 1).target() + by));
+                rate = Math.min(most, pacing.round(latest.target() + by));
             } else if (best.isEmpty()) {
                 rate = pacing.round(lowestMiss / 2); // nothing met yet: halve until something is
                 if (rate >= lowestMiss) {
@@ -173,33 +172,24 @@ public final class RateSearch<P> implements RunSearch<P> {
         boolean firstThrottled = rate > 0 && targets.stream().noneMatch(t -> t > 0);
         targets.add(rate);
         RunPlan plan = pacing.at(prepared, base, rate);
-        ScheduleCaughtUp caughtUp = null;
-        if (rate > 0 && plan.openLoop() && !plan.prime().isZero()) {
-            // A throttled step's priming waits for its schedule to catch up. (A closed-loop step keeps the plan's own.)
-            caughtUp = new ScheduleCaughtUp();
-            if (firstThrottled && plan.primeUntil() != null) {
-                // The unthrottled step settled the compilers on the clients' back-to-back path, not on the schedule's
-                // (a client waiting for its slot): the first throttled step's priming waits for them again, as long as
-                // the raw step's may, or that step starts behind its schedule on cold code and misses.
-                plan = plan.toBuilder().prime(max(plan.prime(), RAW_PRIME_LIMIT),
-                        Condition.allOf(plan.primeUntil(), caughtUp)).build();
-            } else {
-                plan = plan.toBuilder().prime(plan.prime(), caughtUp).build();
-            }
-        }
-        if (rate == 0 && plan.primeUntil() != null && plan.prime().compareTo(RAW_PRIME_LIMIT) < 0) {
-            // The raw step sets the search's scale: its priming (--prime auto, until the compilers settle) may take
-            // longer than a step's quarter of --duration, or the raw rate is a cold one.
-            plan = plan.toBuilder().prime(RAW_PRIME_LIMIT, plan.primeUntil()).build();
+        // A throttled step's priming waits for its schedule to catch up (a closed-loop step keeps the plan's own). Two
+        // steps wait for the compilers to settle as well (--prime auto), for as long as RAW_PRIME_LIMIT whatever
+        // --duration: the raw step, which sets the search's scale (else the raw rate is a cold one), and the first
+        // throttled step, whose clients wait for their slots on code the back-to-back raw step did not run (primed a
+        // quarter of --duration, it started behind its schedule and missed).
+        boolean scheduled = rate > 0 && plan.openLoop() && !plan.prime().isZero();
+        ScheduleCaughtUp caughtUp = scheduled ? new ScheduleCaughtUp() : null;
+        boolean settle = plan.primeUntil() != null && (rate == 0 || scheduled && firstThrottled);
+        if (scheduled || settle) {
+            Condition until = !scheduled ? plan.primeUntil()
+                    : settle ? Condition.allOf(plan.primeUntil(), caughtUp) : caughtUp;
+            plan = plan.toBuilder().prime(settle && plan.prime().compareTo(RAW_PRIME_LIMIT) < 0 ? RAW_PRIME_LIMIT
+                    : plan.prime(), until).build();
         }
         primings.add(caughtUp);
         String label = rate == 0 ? UNTHROTTLED : String.format(Locale.ROOT, "%s-%.0f",
                 confirming ? "confirm" : again ? "again-" + pacing.stepLabel() : pacing.stepLabel(), rate);
         return new Step(label, plan);
-    }
-
-    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
-        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The steps at {@code target} that missed. */

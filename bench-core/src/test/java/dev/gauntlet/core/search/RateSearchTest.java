@@ -74,6 +74,21 @@ class RateSearchTest {
         return new Searched(exit, steps, printed.toString(StandardCharsets.UTF_8));
     }
 
+    /** The plan's own pacing ({@link Pacing#plan()}), with the most it may try and the workload's own failures. */
+    private static class PlanPacing implements Pacing<Void> {
+        private final Pacing<Void> plan = Pacing.plan();
+
+        @Override
+        public RunPlan at(Void prepared, RunPlan base, double rate) {
+            return plan.at(prepared, base, rate);
+        }
+
+        @Override
+        public double achieved(RunResult r) {
+            return plan.achieved(r);
+        }
+    }
+
     @Test
     void findsTheCapacityOfATargetWhoseCapacityIsKnownWithinTheResolution() throws Exception {
         Path out = tmp.resolve("search");
@@ -119,25 +134,15 @@ class RateSearchTest {
     @Test
     void oneStallDoesNotDecideAStepARateIsMissedOnlyTwice() throws Exception {
         Path out = tmp.resolve("stall");
-        Pacing<Void> plan = Pacing.plan();
         // The first throttled step (half the raw rate, well within the capacity) misses once, as one stall of a shared
         // machine makes a step miss; run again, it meets, and the search goes on up to the capacity.
-        boolean[] stalled = {false};
-        Pacing<Void> stallOnce = new Pacing<>() {
-            @Override
-            public RunPlan at(Void prepared, RunPlan base, double rate) {
-                return plan.at(prepared, base, rate);
-            }
-
-            @Override
-            public double achieved(RunResult r) {
-                return plan.achieved(r);
-            }
+        Pacing<Void> stallOnce = new PlanPacing() {
+            private boolean stalled;
 
             @Override
             public List<String> failures(RunResult r) {
-                if (r.variant() != null && r.variant().startsWith("rate-") && !stalled[0]) {
-                    stalled[0] = true;
+                if (r.variant() != null && r.variant().startsWith("rate-") && !stalled) {
+                    stalled = true;
                     return List.of("a stall");
                 }
                 return List.of();
@@ -185,19 +190,8 @@ class RateSearchTest {
     @Test
     void aSearchMetAtTheMostItMayTryConfirmsItAndSaysSo() throws Exception {
         Path out = tmp.resolve("capped");
-        Pacing<Void> plan = Pacing.plan();
         // The most it may try (as bench-tpcc's loaded warehouses are) is below the server's capacity.
-        Pacing<Void> capped = new Pacing<>() {
-            @Override
-            public RunPlan at(Void prepared, RunPlan base, double rate) {
-                return plan.at(prepared, base, rate);
-            }
-
-            @Override
-            public double achieved(RunResult r) {
-                return plan.achieved(r);
-            }
-
+        Pacing<Void> capped = new PlanPacing() {
             @Override
             public double most(Void prepared) {
                 return 150;
